@@ -1,0 +1,1 @@
+export const packageName = '@adk/a2a';

@@ -1,0 +1,1 @@
+export const packageName = '@adk/models-openai';
