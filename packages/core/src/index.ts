@@ -1,1 +1,11 @@
-export const packageName = '@adk/core';
+export * from './errors/errors.js';
+export * from './events/content.js';
+export * from './events/event.js';
+export * from './models/llm.js';
+export * from './models/registry.js';
+export * from './sessions/apply-event.js';
+export * from './sessions/in-memory-session-service.js';
+export * from './sessions/session.js';
+export * from './sessions/state.js';
+export { newFunctionCallId, newId } from './utils/ids.js';
+export { isPlainObject, parseJson, tryParseJson } from './utils/json.js';

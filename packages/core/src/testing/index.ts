@@ -1,1 +1,2 @@
-export const testingEntry = true;
+export * from './conformance.js';
+export * from './session-conformance.js';

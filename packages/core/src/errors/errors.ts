@@ -1,0 +1,147 @@
+const ADK_ERROR = Symbol.for('@adk/core.error');
+
+/** Stable, machine-readable error codes. Subclasses in other packages may add their own. */
+export type AdkErrorCode =
+  | 'VALIDATION'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'STALE_SESSION'
+  | 'CONCURRENT_INVOCATION'
+  | 'CANCELLED'
+  | 'API_CALL'
+  | 'RATE_LIMIT'
+  | 'MODEL'
+  | 'MODEL_NOT_FOUND'
+  | 'TOOL'
+  | 'LLM_CALL_LIMIT'
+  | 'PLUGIN'
+  | 'CONFIG'
+  | 'SCRIPT_EXHAUSTED'
+  | (string & {});
+
+export interface AdkErrorOptions {
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Base class of every error the project throws. Identity across package copies is checked with
+ * {@link isAdkError} (a `Symbol.for` marker), not `instanceof`.
+ */
+export class AdkError extends Error {
+  readonly code: AdkErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly [ADK_ERROR] = true;
+
+  constructor(code: AdkErrorCode, message: string, options: AdkErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details;
+  }
+
+  toJSON(): { name: string; code: string; message: string; details?: Record<string, unknown> } {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export function isAdkError(value: unknown, code?: AdkErrorCode): value is AdkError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[ADK_ERROR] === true &&
+    (code === undefined || (value as AdkError).code === code)
+  );
+}
+
+export class ValidationError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('VALIDATION', message, options);
+  }
+}
+
+export class NotFoundError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('NOT_FOUND', message, options);
+  }
+}
+
+export class AlreadyExistsError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('ALREADY_EXISTS', message, options);
+  }
+}
+
+/** An append was made from a session copy older than the stored session. Reload and retry. */
+export class StaleSessionError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('STALE_SESSION', message, options);
+  }
+}
+
+/** A second run was started on a session that already has one in progress. */
+export class ConcurrentInvocationError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('CONCURRENT_INVOCATION', message, options);
+  }
+}
+
+export class CancelledError extends AdkError {
+  constructor(message = 'The operation was cancelled', options?: AdkErrorOptions) {
+    super('CANCELLED', message, options);
+  }
+}
+
+export class ConfigError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('CONFIG', message, options);
+  }
+}
+
+export class ModelNotFoundError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('MODEL_NOT_FOUND', message, options);
+  }
+}
+
+/** A model returned something unusable (refusal, safety block, malformed output). */
+export class ModelError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions & { code?: AdkErrorCode }) {
+    super(options?.code ?? 'MODEL', message, options);
+  }
+}
+
+export class ToolError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('TOOL', message, options);
+  }
+}
+
+export class LlmCallLimitError extends AdkError {
+  constructor(limit: number) {
+    super('LLM_CALL_LIMIT', `The invocation exceeded maxLlmCalls (${limit})`, { details: { limit } });
+  }
+}
+
+/** Describes any thrown value in one line, for error events and error responses. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/** The stable code of an error, for `event.errorCode`. */
+export function errorCodeOf(error: unknown): string {
+  if (isAdkError(error)) return error.code;
+  if (error instanceof Error && error.name === 'AbortError') return 'CANCELLED';
+  return 'INTERNAL';
+}

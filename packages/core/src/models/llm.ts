@@ -1,0 +1,100 @@
+import type { Content } from '../events/content.js';
+import type { UsageMetadata } from '../events/event.js';
+
+/** A JSON Schema object (draft 2020-12 subset as produced by `z.toJSONSchema`). */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface FunctionDeclaration {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters?: JsonSchema;
+  /** JSON Schema of the result, when known. */
+  response?: JsonSchema;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface ThinkingConfig {
+  /** Include thought summaries in the response (Gemini `includeThoughts`). */
+  includeThoughts?: boolean;
+  /** Token budget for thinking (Gemini thinkingBudget, Claude budget_tokens). */
+  budgetTokens?: number;
+  /** Reasoning effort (OpenAI reasoning_effort, Gemini thinkingLevel). */
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+}
+
+export interface GenerateConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  seed?: number;
+  /** 'application/json' asks for JSON output; with responseSchema, JSON of that shape. */
+  responseMimeType?: string;
+  responseSchema?: JsonSchema;
+  thinking?: ThinkingConfig;
+  toolChoice?: ToolChoice;
+  /** Vendor-specific request fields, merged into the request body by the provider. */
+  providerOptions?: Record<string, unknown>;
+  labels?: Record<string, string>;
+}
+
+export interface LlmRequest {
+  /** Model name as the provider knows it. */
+  model: string;
+  systemInstruction?: string;
+  contents: Content[];
+  tools?: FunctionDeclaration[];
+  config: GenerateConfig;
+}
+
+export type FinishReason =
+  | 'STOP'
+  | 'MAX_TOKENS'
+  | 'SAFETY'
+  | 'RECITATION'
+  | 'LANGUAGE'
+  | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT'
+  | 'SPII'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'REFUSAL'
+  | 'OTHER'
+  | (string & {});
+
+export interface LlmResponse {
+  content?: Content;
+  /** A streaming chunk; an aggregated, non-partial response always follows. */
+  partial?: boolean;
+  turnComplete?: boolean;
+  interrupted?: boolean;
+  finishReason?: FinishReason;
+  usageMetadata?: UsageMetadata;
+  errorCode?: string;
+  errorMessage?: string;
+  groundingMetadata?: unknown;
+  citationMetadata?: unknown;
+  customMetadata?: Record<string, unknown>;
+  modelVersion?: string;
+}
+
+export interface GenerateOptions {
+  /** Yield partial chunks before the aggregated response. */
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * A model. `generate` yields, when streaming, partial text/thought chunks and then one complete,
+ * aggregated response; otherwise just the complete response. Transport failures are thrown as
+ * typed errors (ApiCallError and friends); a response the model produced but that is unusable can
+ * be returned with errorCode/errorMessage.
+ */
+export interface Llm {
+  readonly model: string;
+  generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
+}

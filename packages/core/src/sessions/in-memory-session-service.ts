@@ -1,0 +1,154 @@
+import { AlreadyExistsError, NotFoundError, StaleSessionError, ValidationError } from '../errors/errors.js';
+import type { Event } from '../events/event.js';
+import { newId } from '../utils/ids.js';
+import { getOrCreate } from '../utils/json.js';
+import { applyEventToSession, persistableEvent } from './apply-event.js';
+import {
+  type CreateSessionParams,
+  type GetSessionParams,
+  type ListSessionsParams,
+  type ListSessionsResult,
+  nextUpdateTime,
+  type Session,
+  type SessionKey,
+  type SessionService,
+} from './session.js';
+import { mergeState, splitStateDelta } from './state.js';
+
+interface StoredSession {
+  id: string;
+  appName: string;
+  userId: string;
+  state: Record<string, unknown>;
+  events: Event[];
+  lastUpdateTime: number;
+}
+
+const key = (appName: string, userId: string, sessionId: string) =>
+  `${appName}\u0000${userId}\u0000${sessionId}`;
+
+/**
+ * Sessions in process memory, for tests, scripts and development. Reads copy the state map and the
+ * event array (not the events, which are immutable once committed).
+ */
+export class InMemorySessionService implements SessionService {
+  private readonly sessions = new Map<string, StoredSession>();
+  private readonly appState = new Map<string, Record<string, unknown>>();
+  private readonly userState = new Map<string, Record<string, unknown>>();
+
+  async createSession(params: CreateSessionParams): Promise<Session> {
+    const sessionId = params.sessionId ?? newId();
+    if (!sessionId.trim()) throw new ValidationError('sessionId must not be empty');
+    const k = key(params.appName, params.userId, sessionId);
+    if (this.sessions.has(k)) {
+      throw new AlreadyExistsError(
+        `Session ${sessionId} already exists for app ${params.appName}, user ${params.userId}`,
+      );
+    }
+    const split = splitStateDelta(params.state ?? {});
+    const stored: StoredSession = {
+      id: sessionId,
+      appName: params.appName,
+      userId: params.userId,
+      state: split.session,
+      events: [],
+      lastUpdateTime: nextUpdateTime(0),
+    };
+    this.sessions.set(k, stored);
+    Object.assign(this.appStateOf(params.appName), split.app);
+    Object.assign(this.userStateOf(params.appName, params.userId), split.user);
+    return this.view(stored, stored.events.slice());
+  }
+
+  async getSession(params: GetSessionParams): Promise<Session | undefined> {
+    const stored = this.sessions.get(key(params.appName, params.userId, params.sessionId));
+    if (!stored) return undefined;
+    let events = stored.events;
+    if (params.after !== undefined) {
+      const after = params.after;
+      let start = events.length;
+      while (start > 0 && (events[start - 1] as Event).timestamp > after) start--;
+      events = events.slice(start);
+    }
+    if (params.numRecentEvents !== undefined) {
+      const n = Math.max(0, params.numRecentEvents);
+      events = n === 0 ? [] : events.slice(-n);
+    } else if (events === stored.events) {
+      events = events.slice();
+    }
+    return this.view(stored, events);
+  }
+
+  async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
+    const all: StoredSession[] = [];
+    for (const s of this.sessions.values()) {
+      if (s.appName === params.appName && (params.userId === undefined || s.userId === params.userId))
+        all.push(s);
+    }
+    all.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : 1));
+    const offset = params.pageToken ? decodeOffset(params.pageToken) : 0;
+    const size = params.pageSize && params.pageSize > 0 ? params.pageSize : all.length || 1;
+    const page = all.slice(offset, offset + size);
+    const next = offset + size < all.length ? String(offset + size) : undefined;
+    return {
+      sessions: page.map((s) => this.view(s, [])),
+      ...(next ? { nextPageToken: Buffer.from(next).toString('base64url') } : {}),
+    };
+  }
+
+  async deleteSession(params: SessionKey): Promise<void> {
+    this.sessions.delete(key(params.appName, params.userId, params.sessionId));
+  }
+
+  async appendEvent(session: Session, event: Event): Promise<Event> {
+    if (event.partial) return event;
+    const stored = this.sessions.get(key(session.appName, session.userId, session.id));
+    if (!stored)
+      throw new NotFoundError(
+        `Session ${session.id} not found for app ${session.appName}, user ${session.userId}`,
+      );
+    if (stored.lastUpdateTime !== session.lastUpdateTime) {
+      throw new StaleSessionError(
+        `Session ${session.id} was modified after this copy was read (copy ${session.lastUpdateTime}, stored ${stored.lastUpdateTime}); reload it`,
+      );
+    }
+    const persisted = persistableEvent(event);
+    const split = splitStateDelta(persisted.actions.stateDelta);
+    Object.assign(stored.state, split.session);
+    Object.assign(this.appStateOf(session.appName), split.app);
+    Object.assign(this.userStateOf(session.appName, session.userId), split.user);
+    stored.events.push(persisted);
+    stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime);
+    applyEventToSession(session, persisted, stored.lastUpdateTime);
+    return event;
+  }
+
+  private appStateOf(appName: string): Record<string, unknown> {
+    return getOrCreate(this.appState, appName, () => ({}));
+  }
+
+  private userStateOf(appName: string, userId: string): Record<string, unknown> {
+    return getOrCreate(this.userState, `${appName}\u0000${userId}`, () => ({}));
+  }
+
+  private view(stored: StoredSession, events: Event[]): Session {
+    return {
+      id: stored.id,
+      appName: stored.appName,
+      userId: stored.userId,
+      state: mergeState(
+        this.appState.get(stored.appName) ?? {},
+        this.userState.get(`${stored.appName}\u0000${stored.userId}`) ?? {},
+        stored.state,
+      ),
+      events,
+      lastUpdateTime: stored.lastUpdateTime,
+    };
+  }
+}
+
+function decodeOffset(token: string): number {
+  const n = Number(Buffer.from(token, 'base64url').toString());
+  if (!Number.isInteger(n) || n < 0) throw new ValidationError(`Invalid pageToken: ${token}`);
+  return n;
+}

@@ -1,0 +1,83 @@
+import type { Event } from '../events/event.js';
+
+export interface Session {
+  readonly id: string;
+  readonly appName: string;
+  readonly userId: string;
+  /** Merged state: session keys, plus `app:` and `user:` keys with their prefixes. */
+  state: Record<string, unknown>;
+  /** Non-partial events in chronological order (possibly only the most recent, see getSession). */
+  events: Event[];
+  /**
+   * Time of the session's last stored change, in ms (fractional to µs). Strictly increasing per
+   * session; an append from a copy whose value differs from the stored one is stale.
+   */
+  lastUpdateTime: number;
+}
+
+export interface SessionKey {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+export interface CreateSessionParams {
+  appName: string;
+  userId: string;
+  /** Generated when omitted. A duplicate id is an AlreadyExistsError. */
+  sessionId?: string;
+  /** Initial state; `app:` and `user:` keys are routed to the shared scopes, `temp:` keys dropped. */
+  state?: Record<string, unknown>;
+}
+
+export interface GetSessionParams extends SessionKey {
+  /** Only the last N events (after `after` is applied). 0 means no events. */
+  numRecentEvents?: number;
+  /** Only events with a timestamp strictly after this time (ms). */
+  after?: number;
+}
+
+export interface ListSessionsParams {
+  appName: string;
+  /** When omitted, sessions of every user of the app. */
+  userId?: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface ListSessionsResult {
+  /** Newest update first; `events` is empty. */
+  sessions: Session[];
+  nextPageToken?: string;
+}
+
+/**
+ * Stores sessions and their event logs. Every implementation passes the conformance suite in
+ * `@adk/core/testing` (`sessionServiceConformance`).
+ */
+export interface SessionService {
+  createSession(params: CreateSessionParams): Promise<Session>;
+  /** The session, or undefined when it does not exist. */
+  getSession(params: GetSessionParams): Promise<Session | undefined>;
+  listSessions(params: ListSessionsParams): Promise<ListSessionsResult>;
+  /** Removes the session and its events; deleting a missing session is not an error. */
+  deleteSession(params: SessionKey): Promise<void>;
+  /**
+   * Commits an event: stores it (unless partial), applies its state delta by scope, and updates the
+   * given session object in place (events, state, lastUpdateTime). Throws NotFoundError for an
+   * unknown session and StaleSessionError when `session` is older than the stored copy.
+   */
+  appendEvent(session: Session, event: Event): Promise<Event>;
+  /** Releases connections and other resources. */
+  close?(): Promise<void>;
+}
+
+/** Next strictly increasing update time (ms with µs resolution) after `previous`. */
+export function nextUpdateTime(previous: number): number {
+  const now = Math.round(performanceNowMs() * 1000) / 1000;
+  return now > previous ? now : Math.round((previous + 0.001) * 1000) / 1000;
+}
+
+function performanceNowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
