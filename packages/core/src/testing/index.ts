@@ -1,2 +1,5 @@
+export * from './artifact-conformance.js';
 export * from './conformance.js';
+export * from './memory-conformance.js';
+export * from './scripted-model.js';
 export * from './session-conformance.js';

@@ -1,0 +1,166 @@
+import { ConfigError } from '../errors/errors.js';
+import type { Content } from '../events/content.js';
+import { createEvent, type Event, type EventActions, hasActions } from '../events/event.js';
+import type { AgentHookArgs, MaybePromise } from '../plugins/plugin.js';
+import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
+import { CallbackContext } from './callback-context.js';
+import type { InvocationContext } from './invocation-context.js';
+
+export type AgentCallback = (args: AgentHookArgs) => MaybePromise<Content | undefined | void>;
+/** One callback or several, tried in order; the first to return a value wins. */
+export type Callbacks<F> = F | F[];
+
+export interface BaseAgentOptions {
+  /** Unique in the agent tree; a JavaScript identifier (letters, digits, `_`), not `user`. */
+  name: string;
+  description?: string;
+  subAgents?: BaseAgent[];
+  beforeAgentCallback?: Callbacks<AgentCallback>;
+  afterAgentCallback?: Callbacks<AgentCallback>;
+}
+
+export function asArray<F>(value: Callbacks<F> | undefined): F[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Runs callbacks in order and returns the first defined result. */
+export async function firstResult<A, R>(
+  callbacks: ((args: A) => MaybePromise<R | undefined | void>)[],
+  args: A,
+): Promise<R | undefined> {
+  for (const cb of callbacks) {
+    const result = await cb(args);
+    if (result !== undefined && result !== null) return result as R;
+  }
+  return undefined;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * An agent: `run(context)` yields events. Subclasses implement `runImpl`; `run` adds the
+ * before/after agent callbacks (plugins first), the `invoke_agent` span and the context switch.
+ */
+export abstract class BaseAgent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly BaseAgent[];
+  private parent: BaseAgent | undefined;
+  protected readonly beforeAgentCallbacks: AgentCallback[];
+  protected readonly afterAgentCallbacks: AgentCallback[];
+
+  constructor(options: BaseAgentOptions) {
+    if (!NAME.test(options.name)) {
+      throw new ConfigError(
+        `Invalid agent name "${options.name}": use letters, digits and underscores, not starting with a digit`,
+      );
+    }
+    if (options.name === 'user') throw new ConfigError('"user" is reserved and cannot be an agent name');
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.subAgents = options.subAgents ?? [];
+    this.beforeAgentCallbacks = asArray(options.beforeAgentCallback);
+    this.afterAgentCallbacks = asArray(options.afterAgentCallback);
+    for (const sub of this.subAgents) {
+      if (sub.parent) {
+        throw new ConfigError(
+          `Agent "${sub.name}" already has a parent ("${sub.parent.name}"); an agent can be in one tree only`,
+        );
+      }
+      sub.parent = this;
+    }
+    const seen = new Set<string>();
+    for (const agent of this.descendantsAndSelf()) {
+      if (seen.has(agent.name))
+        throw new ConfigError(`Agent names must be unique in a tree: "${agent.name}" appears twice`);
+      seen.add(agent.name);
+    }
+  }
+
+  get parentAgent(): BaseAgent | undefined {
+    return this.parent;
+  }
+
+  get rootAgent(): BaseAgent {
+    let agent: BaseAgent = this;
+    while (agent.parent) agent = agent.parent;
+    return agent;
+  }
+
+  /** This agent or a descendant with that name. */
+  findAgent(name: string): BaseAgent | undefined {
+    if (this.name === name) return this;
+    return this.findSubAgent(name);
+  }
+
+  findSubAgent(name: string): BaseAgent | undefined {
+    for (const sub of this.subAgents) {
+      const found = sub.findAgent(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  *descendantsAndSelf(): Generator<BaseAgent> {
+    yield this;
+    for (const sub of this.subAgents) yield* sub.descendantsAndSelf();
+  }
+
+  /** Runs the agent in a context derived from the caller's. */
+  async *run(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const trace = startSpan(`invoke_agent ${this.name}`, parentContext.trace, () => ({
+      [GenAi.operationName]: 'invoke_agent',
+      [GenAi.agentName]: this.name,
+      [GenAi.agentDescription]: this.description,
+      [GenAi.conversationId]: parentContext.session.id,
+    }));
+    const ctx = parentContext.with({ agent: this, trace });
+    let failure: unknown;
+    try {
+      const before = await this.agentHook(ctx, 'before');
+      if (before) {
+        yield before.event;
+        if (before.stop) return;
+      }
+      if (ctx.ended) return;
+      yield* this.runImpl(ctx);
+      if (ctx.signal.aborted) return;
+      const after = await this.agentHook(ctx, 'after');
+      if (after) yield after.event;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      endSpan(trace, failure);
+    }
+  }
+
+  protected abstract runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
+
+  /** An event for the agent with the given content and actions. */
+  protected makeEvent(
+    ctx: InvocationContext,
+    fields: Partial<Event> & { actions?: Partial<EventActions> },
+  ): Event {
+    return createEvent({ invocationId: ctx.invocationId, author: this.name, branch: ctx.branch, ...fields });
+  }
+
+  private async agentHook(
+    ctx: InvocationContext,
+    which: 'before' | 'after',
+  ): Promise<{ event: Event; stop: boolean } | undefined> {
+    const callbacks = which === 'before' ? this.beforeAgentCallbacks : this.afterAgentCallbacks;
+    if (callbacks.length === 0 && ctx.pluginManager.isEmpty) return undefined;
+    const context = new CallbackContext(ctx);
+    const args: AgentHookArgs = { agent: this, context };
+    const content =
+      (which === 'before'
+        ? await ctx.pluginManager.beforeAgent(args)
+        : await ctx.pluginManager.afterAgent(args)) ?? (await firstResult(callbacks, args));
+    if (content) return { event: this.makeEvent(ctx, { content, actions: context.actions }), stop: true };
+    if (hasActions(context.actions))
+      return { event: this.makeEvent(ctx, { actions: context.actions }), stop: false };
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+import type { ArtifactService } from '../artifacts/artifact-service.js';
+import type { Content } from '../events/content.js';
+import type { MemoryService } from '../memory/memory-service.js';
+import type { ModelRegistry } from '../models/registry.js';
+import type { PluginManager } from '../plugins/plugin-manager.js';
+import type { Session, SessionService } from '../sessions/session.js';
+import type { TraceContext } from '../telemetry/tracing.js';
+import type { BaseAgent } from './base-agent.js';
+import type { RunConfig } from './run-config.js';
+
+/** Mutable counters shared by every context of one invocation. */
+export interface InvocationShared {
+  llmCalls: number;
+  /** Set to stop the invocation after the current step (escalation, halt, pause). */
+  ended: boolean;
+  /** `temp:` state: visible for the rest of the invocation, never persisted. */
+  tempState: Record<string, unknown>;
+}
+
+export interface InvocationContextInit {
+  invocationId: string;
+  appName: string;
+  userId: string;
+  session: Session;
+  sessionService: SessionService;
+  artifactService?: ArtifactService | undefined;
+  memoryService?: MemoryService | undefined;
+  pluginManager: PluginManager;
+  models: ModelRegistry;
+  runConfig: RunConfig;
+  signal: AbortSignal;
+  agent: BaseAgent;
+  rootAgent: BaseAgent;
+  branch?: string | undefined;
+  userContent?: Content | undefined;
+  shared: InvocationShared;
+  trace: TraceContext;
+}
+
+/**
+ * Everything an agent needs for one invocation. Child contexts (a sub-agent, a parallel branch)
+ * share the session, services and counters and differ in agent, branch and trace parent.
+ */
+export class InvocationContext {
+  readonly invocationId: string;
+  readonly appName: string;
+  readonly userId: string;
+  /** The runner's live copy of the session: committed events and state appear here at once. */
+  readonly session: Session;
+  readonly sessionService: SessionService;
+  readonly artifactService: ArtifactService | undefined;
+  readonly memoryService: MemoryService | undefined;
+  readonly pluginManager: PluginManager;
+  readonly models: ModelRegistry;
+  readonly runConfig: RunConfig;
+  readonly signal: AbortSignal;
+  readonly agent: BaseAgent;
+  readonly rootAgent: BaseAgent;
+  readonly branch: string | undefined;
+  readonly userContent: Content | undefined;
+  readonly shared: InvocationShared;
+  readonly trace: TraceContext;
+
+  constructor(init: InvocationContextInit) {
+    this.invocationId = init.invocationId;
+    this.appName = init.appName;
+    this.userId = init.userId;
+    this.session = init.session;
+    this.sessionService = init.sessionService;
+    this.artifactService = init.artifactService;
+    this.memoryService = init.memoryService;
+    this.pluginManager = init.pluginManager;
+    this.models = init.models;
+    this.runConfig = init.runConfig;
+    this.signal = init.signal;
+    this.agent = init.agent;
+    this.rootAgent = init.rootAgent;
+    this.branch = init.branch;
+    this.userContent = init.userContent;
+    this.shared = init.shared;
+    this.trace = init.trace;
+  }
+
+  /** A context for another agent (and optionally another branch or trace parent). */
+  with(
+    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal'>>,
+  ): InvocationContext {
+    return new InvocationContext({ ...this, ...changes });
+  }
+
+  get ended(): boolean {
+    return this.shared.ended || this.signal.aborted;
+  }
+
+  endInvocation(): void {
+    this.shared.ended = true;
+  }
+}

@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { Event } from '../events/event.js';
+import type { IncludeContents } from '../flow/contents.js';
+import type { InstructionProvider } from '../flow/instructions.js';
+import { runLlmFlow } from '../flow/llm-flow.js';
+import type { GenerateConfig, Llm } from '../models/llm.js';
+import type { AgentHooks } from '../plugins/plugin.js';
+import type { ToolUnion } from '../tools/toolset.js';
+import { asArray, BaseAgent, type BaseAgentOptions, type Callbacks } from './base-agent.js';
+import type { InvocationContext } from './invocation-context.js';
+
+type Hook<K extends keyof AgentHooks> = NonNullable<AgentHooks[K]>;
+
+export interface LlmAgentOptions extends BaseAgentOptions {
+  /** A model object, or a name resolved through the model registry. Inherited from the nearest LlmAgent ancestor when omitted. */
+  model?: string | Llm;
+  /** Template (`{key}`, `{key?}`, `{app:key}`, `{user:key}`, `{artifact.name}`) or function. */
+  instruction?: InstructionProvider;
+  /** Instruction for every agent of the tree; only read from the root agent. */
+  globalInstruction?: InstructionProvider;
+  tools?: ToolUnion[];
+  generateConfig?: GenerateConfig;
+  /** Store the final response text (or parsed output) in state under this key. */
+  outputKey?: string;
+  /** Sent as the response schema; the final text is validated against it. */
+  outputSchema?: z.ZodType;
+  /** 'none': send only the current turn, not the session history. */
+  includeContents?: IncludeContents;
+  disallowTransferToParent?: boolean;
+  disallowTransferToPeers?: boolean;
+  beforeModelCallback?: Callbacks<Hook<'beforeModel'>>;
+  afterModelCallback?: Callbacks<Hook<'afterModel'>>;
+  onModelErrorCallback?: Callbacks<Hook<'onModelError'>>;
+  beforeToolCallback?: Callbacks<Hook<'beforeTool'>>;
+  afterToolCallback?: Callbacks<Hook<'afterTool'>>;
+  onToolErrorCallback?: Callbacks<Hook<'onToolError'>>;
+}
+
+/** An agent driven by a model: DESIGN §4 "LlmAgent step", repeated until a final response. */
+export class LlmAgent extends BaseAgent {
+  readonly model: string | Llm | undefined;
+  readonly instruction: InstructionProvider | undefined;
+  readonly globalInstruction: InstructionProvider | undefined;
+  readonly tools: readonly ToolUnion[];
+  readonly generateConfig: GenerateConfig | undefined;
+  readonly outputKey: string | undefined;
+  readonly outputSchema: z.ZodType | undefined;
+  readonly includeContents: IncludeContents;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
+  readonly callbacks: {
+    beforeModel: Hook<'beforeModel'>[];
+    afterModel: Hook<'afterModel'>[];
+    onModelError: Hook<'onModelError'>[];
+    beforeTool: Hook<'beforeTool'>[];
+    afterTool: Hook<'afterTool'>[];
+    onToolError: Hook<'onToolError'>[];
+  };
+
+  constructor(options: LlmAgentOptions) {
+    super(options);
+    this.model = options.model;
+    this.instruction = options.instruction;
+    this.globalInstruction = options.globalInstruction;
+    this.tools = options.tools ?? [];
+    this.generateConfig = options.generateConfig;
+    this.outputKey = options.outputKey;
+    this.outputSchema = options.outputSchema;
+    this.includeContents = options.includeContents ?? 'default';
+    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+    this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
+    this.callbacks = {
+      beforeModel: asArray(options.beforeModelCallback),
+      afterModel: asArray(options.afterModelCallback),
+      onModelError: asArray(options.onModelErrorCallback),
+      beforeTool: asArray(options.beforeToolCallback),
+      afterTool: asArray(options.afterToolCallback),
+      onToolError: asArray(options.onToolErrorCallback),
+    };
+  }
+
+  /** The model to call: this agent's, else the nearest LlmAgent ancestor's. */
+  get canonicalModel(): string | Llm | undefined {
+    let agent: BaseAgent | undefined = this;
+    while (agent) {
+      if (agent instanceof LlmAgent && agent.model !== undefined) return agent.model;
+      agent = agent.parentAgent;
+    }
+    return undefined;
+  }
+
+  protected runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return runLlmFlow(this, context);
+  }
+}

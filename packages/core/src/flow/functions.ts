@@ -1,0 +1,155 @@
+import { firstResult } from '../agents/base-agent.js';
+import type { InvocationContext } from '../agents/invocation-context.js';
+import { describeError, isAdkError } from '../errors/errors.js';
+import type { FunctionCall, Part } from '../events/content.js';
+import { createEvent, type Event, type EventActions, emptyActions, hasActions } from '../events/event.js';
+import type { AgentHooks } from '../plugins/plugin.js';
+import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
+import type { BaseTool } from '../tools/base-tool.js';
+import { ToolArgumentsError } from '../tools/function-tool.js';
+import { ToolContext } from '../tools/tool-context.js';
+import { isPlainObject } from '../utils/json.js';
+
+export interface ToolHooks {
+  beforeTool: NonNullable<AgentHooks['beforeTool']>[];
+  afterTool: NonNullable<AgentHooks['afterTool']>[];
+  onToolError: NonNullable<AgentHooks['onToolError']>[];
+}
+
+interface CallOutcome {
+  call: FunctionCall;
+  /** undefined: a long-running tool with no response yet */
+  response: Record<string, unknown> | undefined;
+  actions: EventActions;
+}
+
+function asResponse(result: unknown): Record<string, unknown> {
+  if (result === undefined || result === null) return {};
+  return isPlainObject(result) ? result : { result };
+}
+
+function errorResponse(message: string): Record<string, unknown> {
+  return { error: message };
+}
+
+/** Runs one call with its own context, hooks around it; failures become error responses. */
+async function runCall(
+  ctx: InvocationContext,
+  call: FunctionCall,
+  tools: Map<string, BaseTool>,
+  hooks: ToolHooks,
+): Promise<CallOutcome> {
+  const toolContext = new ToolContext(ctx, call.id);
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const available = [...tools.keys()].join(', ') || 'none';
+    return {
+      call,
+      response: errorResponse(`Tool "${call.name}" does not exist. Available tools: ${available}.`),
+      actions: toolContext.actions,
+    };
+  }
+  if (call.invalidArgs !== undefined) {
+    return {
+      call,
+      response: errorResponse(`The arguments for "${call.name}" were not valid JSON: ${call.invalidArgs}`),
+      actions: toolContext.actions,
+    };
+  }
+  const trace = startSpan(`execute_tool ${tool.name}`, ctx.trace, () => ({
+    [GenAi.operationName]: 'execute_tool',
+    [GenAi.toolName]: tool.name,
+    [GenAi.toolDescription]: tool.description,
+    [GenAi.toolCallId]: call.id,
+    [GenAi.conversationId]: ctx.session.id,
+    [GenAi.agentName]: ctx.agent.name,
+  }));
+  const args = call.args;
+  const toolCtx = new ToolContext(ctx.with({ trace }), call.id, toolContext.actions);
+  let failure: unknown;
+  try {
+    const hookArgs = { tool, args, context: toolCtx };
+    let result =
+      (await ctx.pluginManager.beforeTool(hookArgs)) ?? (await firstResult(hooks.beforeTool, hookArgs));
+    if (result === undefined) {
+      try {
+        const raw = await tool.run(args, toolCtx);
+        if (raw === undefined && tool.isLongRunning)
+          return { call, response: undefined, actions: toolCtx.actions };
+        result = asResponse(raw);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        if (isAdkError(error, 'PLUGIN')) throw error;
+        failure = error;
+        const errorArgs = { ...hookArgs, error };
+        const recovered =
+          (await ctx.pluginManager.onToolError(errorArgs)) ??
+          (await firstResult(hooks.onToolError, errorArgs));
+        if (recovered !== undefined) result = recovered;
+        else {
+          const message =
+            error instanceof ToolArgumentsError
+              ? `Invalid arguments for "${tool.name}": ${error.issues}`
+              : `Tool "${tool.name}" failed: ${describeError(error)}`;
+          return { call, response: errorResponse(message), actions: toolCtx.actions };
+        }
+      }
+    }
+    const afterArgs = { ...hookArgs, result };
+    const replaced =
+      (await ctx.pluginManager.afterTool(afterArgs)) ?? (await firstResult(hooks.afterTool, afterArgs));
+    return { call, response: replaced ?? result, actions: toolCtx.actions };
+  } finally {
+    endSpan(trace, failure);
+  }
+}
+
+/** Merges the actions of several calls: state deltas in call order, any escalation, the last transfer. */
+export function mergeActions(list: EventActions[]): EventActions {
+  const merged = emptyActions();
+  for (const a of list) {
+    Object.assign(merged.stateDelta, a.stateDelta);
+    Object.assign(merged.artifactDelta, a.artifactDelta);
+    if (a.transferToAgent) merged.transferToAgent = a.transferToAgent;
+    if (a.escalate) merged.escalate = true;
+    if (a.skipSummarization) merged.skipSummarization = true;
+    if (a.endOfAgent) merged.endOfAgent = true;
+    if (a.requestedToolConfirmations) {
+      merged.requestedToolConfirmations = {
+        ...merged.requestedToolConfirmations,
+        ...a.requestedToolConfirmations,
+      };
+    }
+    if (a.requestedAuthConfigs)
+      merged.requestedAuthConfigs = { ...merged.requestedAuthConfigs, ...a.requestedAuthConfigs };
+  }
+  return merged;
+}
+
+/**
+ * Runs the calls of one model turn concurrently and returns one function-response event (a user
+ * turn) whose actions merge every call's, or undefined when no call produced a response yet.
+ */
+export async function executeFunctionCalls(
+  ctx: InvocationContext,
+  calls: FunctionCall[],
+  tools: Map<string, BaseTool>,
+  hooks: ToolHooks,
+): Promise<Event | undefined> {
+  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, call, tools, hooks)));
+  const parts: Part[] = [];
+  for (const o of outcomes) {
+    if (o.response !== undefined) {
+      parts.push({ functionResponse: { id: o.call.id, name: o.call.name, response: o.response } });
+    }
+  }
+  const actions = mergeActions(outcomes.map((o) => o.actions));
+  if (parts.length === 0 && !hasActions(actions)) return undefined;
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author: ctx.agent.name,
+    branch: ctx.branch,
+    content: parts.length > 0 ? { role: 'user', parts } : undefined,
+    actions,
+  });
+}

@@ -1,0 +1,340 @@
+import { firstResult } from '../agents/base-agent.js';
+import { CallbackContext, ReadonlyContext } from '../agents/callback-context.js';
+import type { InvocationContext } from '../agents/invocation-context.js';
+import type { LlmAgent } from '../agents/llm-agent.js';
+import { DEFAULT_MAX_LLM_CALLS } from '../agents/run-config.js';
+import {
+  CancelledError,
+  ConfigError,
+  describeError,
+  errorCodeOf,
+  isAdkError,
+  LlmCallLimitError,
+} from '../errors/errors.js';
+import { contentText, type Part } from '../events/content.js';
+import {
+  createEvent,
+  type Event,
+  type EventActions,
+  eventFunctionCalls,
+  isFinalResponse,
+} from '../events/event.js';
+import type { LlmRequest, LlmResponse } from '../models/llm.js';
+import { resolveModel } from '../models/registry.js';
+import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
+import type { BaseTool } from '../tools/base-tool.js';
+import { zodToJsonSchema } from '../tools/function-tool.js';
+import { isToolset } from '../tools/toolset.js';
+import { newFunctionCallId } from '../utils/ids.js';
+import { tryParseJson } from '../utils/json.js';
+import { buildContents } from './contents.js';
+import { executeFunctionCalls } from './functions.js';
+import { resolveInstruction } from './instructions.js';
+import { requestProcessors } from './request-processors.js';
+
+/** Everything one step needs about the agent's tools. */
+interface ResolvedTools {
+  list: BaseTool[];
+  byName: Map<string, BaseTool>;
+}
+
+async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
+  const list: BaseTool[] = [];
+  const readonly = new ReadonlyContext(ctx);
+  for (const entry of agent.tools) {
+    if (isToolset(entry)) list.push(...(await entry.getTools(readonly)));
+    else list.push(entry);
+  }
+  for (const extra of requestProcessors.extraTools(agent, ctx)) list.push(extra);
+  const byName = new Map<string, BaseTool>();
+  for (const tool of list) {
+    if (byName.has(tool.name))
+      throw new ConfigError(`Agent "${agent.name}" has two tools named "${tool.name}"`);
+    byName.set(tool.name, tool);
+  }
+  return { list, byName };
+}
+
+async function buildRequest(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  tools: ResolvedTools,
+): Promise<LlmRequest> {
+  const readonly = new ReadonlyContext(ctx);
+  const model = agent.canonicalModel;
+  const llmName = typeof model === 'string' ? model : (model?.model ?? '');
+  const config = { ...agent.generateConfig, ...ctx.runConfig.generateConfig };
+  const sections: string[] = [];
+  const root = ctx.rootAgent as Partial<LlmAgent>;
+  const global = await resolveInstruction(root.globalInstruction, readonly);
+  if (global) sections.push(global);
+  sections.push(
+    `You are an agent. Your internal name is "${agent.name}".${agent.description ? ` The description about you is "${agent.description}".` : ''}`,
+  );
+  const instruction = await resolveInstruction(agent.instruction, readonly);
+  if (instruction) sections.push(instruction);
+  if (agent.outputSchema) {
+    const schema = zodToJsonSchema(agent.outputSchema);
+    config.responseSchema = schema;
+    config.responseMimeType = 'application/json';
+    sections.push(
+      `When you give your final answer, reply with JSON only, matching this JSON Schema:\n${JSON.stringify(schema)}`,
+    );
+  }
+  const transfer = requestProcessors.transferInstruction(agent, ctx);
+  if (transfer) sections.push(transfer);
+
+  const request: LlmRequest = {
+    model: llmName,
+    systemInstruction: sections.join('\n\n'),
+    contents: await requestProcessors.compress(
+      agent,
+      ctx,
+      buildContents(ctx, agent.name, agent.includeContents),
+    ),
+    config,
+  };
+  const declarations = [];
+  for (const tool of tools.list) {
+    const d = tool.declaration();
+    if (d) declarations.push(d);
+  }
+  if (declarations.length > 0) request.tools = declarations;
+  for (const tool of tools.list) await tool.processLlmRequest?.(readonly, request);
+  return request;
+}
+
+/** Gives every function call an id (vendors that send none get a generated unique one). */
+function withCallIds(response: LlmResponse): LlmResponse {
+  const parts = response.content?.parts;
+  if (!parts?.some((p) => p.functionCall && !p.functionCall.id)) return response;
+  const fixed: Part[] = parts.map((p) =>
+    p.functionCall && !p.functionCall.id
+      ? { ...p, functionCall: { ...p.functionCall, id: newFunctionCallId() } }
+      : p,
+  );
+  return { ...response, content: { role: response.content?.role ?? 'model', parts: fixed } };
+}
+
+function eventFromResponse(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  response: LlmResponse,
+  actions: EventActions | undefined,
+): Event {
+  const { modelVersion: _v, ...fields } = response;
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author: agent.name,
+    branch: ctx.branch,
+    ...fields,
+    ...(actions ? { actions } : {}),
+  });
+}
+
+function isErrorResponse(response: LlmResponse): boolean {
+  return response.errorCode !== undefined && !response.content?.parts.length;
+}
+
+interface ModelOutcome {
+  response: LlmResponse | undefined;
+  error?: unknown;
+}
+
+/**
+ * Calls the model with hooks around it, yielding partial events when streaming. Returns the final
+ * response, or the error when no hook recovered from it.
+ */
+async function* callModel(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  request: LlmRequest,
+  callbackContext: CallbackContext,
+): AsyncGenerator<Event, ModelOutcome, undefined> {
+  const hooks = agent.callbacks;
+  const beforeArgs = { context: callbackContext, request };
+  const shortCircuit =
+    (await ctx.pluginManager.beforeModel(beforeArgs)) ?? (await firstResult(hooks.beforeModel, beforeArgs));
+  if (shortCircuit) return { response: shortCircuit };
+
+  const trace = startSpan('call_llm', ctx.trace, () => ({
+    [GenAi.operationName]: 'chat',
+    [GenAi.requestModel]: request.model,
+    [GenAi.agentName]: agent.name,
+    [GenAi.conversationId]: ctx.session.id,
+  }));
+  let final: LlmResponse | undefined;
+  let failure: unknown;
+  try {
+    const model = agent.canonicalModel;
+    if (model === undefined)
+      throw new ConfigError(`Agent "${agent.name}" has no model (and no ancestor gives one)`);
+    const llm = resolveModel(model, ctx.models);
+    if (!request.model) request.model = llm.model;
+    const stream = ctx.runConfig.streaming ?? false;
+    for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
+      if (ctx.signal.aborted) throw new CancelledError();
+      if (response.partial) {
+        if (stream) yield eventFromResponse(agent, ctx, response, undefined);
+        continue;
+      }
+      final = response;
+    }
+    if (ctx.signal.aborted) throw new CancelledError();
+    if (!final) throw new ConfigError(`Model "${request.model}" returned no response`);
+    if (isErrorResponse(final))
+      throw Object.assign(new Error(final.errorMessage ?? final.errorCode), { response: final });
+    setSpanAttributes(trace, () => ({
+      ...(final?.usageMetadata?.promptTokenCount !== undefined
+        ? { [GenAi.inputTokens]: final.usageMetadata.promptTokenCount }
+        : {}),
+      ...(final?.usageMetadata?.candidatesTokenCount !== undefined
+        ? { [GenAi.outputTokens]: final.usageMetadata.candidatesTokenCount }
+        : {}),
+      ...(final?.finishReason ? { [GenAi.finishReasons]: [final.finishReason] } : {}),
+      ...(final?.modelVersion ? { [GenAi.responseModel]: final.modelVersion } : {}),
+    }));
+  } catch (error) {
+    if (ctx.signal.aborted || isAdkError(error, 'CANCELLED')) {
+      endSpan(trace, error);
+      throw error instanceof CancelledError ? error : new CancelledError(undefined, { cause: error });
+    }
+    if (isAdkError(error, 'PLUGIN')) {
+      endSpan(trace, error);
+      throw error;
+    }
+    failure = error;
+    const errorArgs = { context: callbackContext, request, error };
+    const recovered =
+      (await ctx.pluginManager.onModelError(errorArgs)) ?? (await firstResult(hooks.onModelError, errorArgs));
+    endSpan(trace, failure);
+    if (recovered) return { response: recovered };
+    const returned = (error as { response?: LlmResponse }).response;
+    return { response: returned, error };
+  }
+  endSpan(trace);
+  const afterArgs = { context: callbackContext, response: final, request };
+  const replaced =
+    (await ctx.pluginManager.afterModel(afterArgs)) ?? (await firstResult(hooks.afterModel, afterArgs));
+  return { response: replaced ?? final };
+}
+
+/** Applies outputKey and outputSchema to a final model event. */
+function applyOutput(agent: LlmAgent, event: Event): void {
+  if (!agent.outputKey && !agent.outputSchema) return;
+  if (event.partial || !event.content || eventFunctionCalls(event).length > 0) return;
+  const text = contentText(event.content);
+  if (!text) return;
+  let value: unknown = text;
+  if (agent.outputSchema) {
+    const parsed = agent.outputSchema.safeParse(tryParseJson(stripFences(text)));
+    if (!parsed.success) {
+      event.errorCode = 'OUTPUT_SCHEMA';
+      event.errorMessage = `The final response does not match the output schema: ${parsed.error.message}`;
+      return;
+    }
+    value = parsed.data;
+  }
+  if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = value;
+}
+
+function stripFences(text: string): string {
+  const m = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
+  return m ? (m[1] ?? '') : text;
+}
+
+/** Whether the loop should stop after this step. */
+interface StepResult {
+  done: boolean;
+}
+
+async function* step(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  result: StepResult,
+): AsyncGenerator<Event, void, undefined> {
+  const tools = await resolveTools(agent, ctx);
+  const request = await buildRequest(agent, ctx, tools);
+
+  const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
+  if (max > 0 && ++ctx.shared.llmCalls > max) {
+    const error = new LlmCallLimitError(max);
+    yield createEvent({
+      invocationId: ctx.invocationId,
+      author: agent.name,
+      branch: ctx.branch,
+      errorCode: error.code,
+      errorMessage: error.message,
+    });
+    ctx.endInvocation();
+    result.done = true;
+    return;
+  }
+
+  const callbackContext = new CallbackContext(ctx);
+  const outcome = yield* callModel(agent, ctx, request, callbackContext);
+  if (outcome.error !== undefined || !outcome.response) {
+    const error = outcome.error;
+    yield createEvent({
+      invocationId: ctx.invocationId,
+      author: agent.name,
+      branch: ctx.branch,
+      ...(outcome.response?.usageMetadata ? { usageMetadata: outcome.response.usageMetadata } : {}),
+      errorCode: outcome.response?.errorCode ?? errorCodeOf(error),
+      errorMessage: outcome.response?.errorMessage ?? `Model call failed: ${describeError(error)}`,
+      actions: callbackContext.actions,
+    });
+    ctx.endInvocation();
+    result.done = true;
+    return;
+  }
+
+  const response = withCallIds(outcome.response);
+  const modelEvent = eventFromResponse(agent, ctx, { ...response, partial: false }, callbackContext.actions);
+  const calls = eventFunctionCalls(modelEvent);
+  const longRunning = calls.filter((c) => tools.byName.get(c.name)?.isLongRunning).map((c) => c.id);
+  if (longRunning.length > 0) modelEvent.longRunningToolIds = longRunning;
+  applyOutput(agent, modelEvent);
+  yield modelEvent;
+
+  if (calls.length === 0) {
+    result.done = true;
+    return;
+  }
+  const responseEvent = await executeFunctionCalls(ctx, calls, tools.byName, agent.callbacks);
+  if (ctx.signal.aborted) throw new CancelledError();
+  if (responseEvent) yield responseEvent;
+
+  const transferTo = responseEvent?.actions.transferToAgent;
+  if (transferTo) {
+    const target = requestProcessors.transferTarget(agent, transferTo);
+    if (target) {
+      yield* target.run(ctx);
+      result.done = true;
+      return;
+    }
+  }
+  if (
+    longRunning.length > 0 ||
+    (responseEvent && isFinalResponse(responseEvent)) ||
+    responseEvent?.actions.escalate ||
+    responseEvent?.actions.requestedToolConfirmations
+  ) {
+    // A paused call, a confirmation request, or a tool that ends the turn (skipSummarization).
+    result.done = true;
+  }
+}
+
+/** Runs model calls and tool calls until a final response, an escalation, a transfer or a pause. */
+export async function* runLlmFlow(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+): AsyncGenerator<Event, void, undefined> {
+  const resumed = yield* requestProcessors.resume(agent, ctx);
+  if (resumed === 'stop') return;
+  while (!ctx.ended) {
+    const result: StepResult = { done: false };
+    yield* step(agent, ctx, result);
+    if (result.done) return;
+  }
+}

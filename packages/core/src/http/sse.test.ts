@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isApiCallError } from './api-call-error.js';
+import { parseJsonEventStream, parseSseStream, type SseEvent, SseParser } from './sse.js';
+
+function bytes(...chunks: string[]): AsyncIterable<Uint8Array> {
+  const encoder = new TextEncoder();
+  return (async function* () {
+    for (const chunk of chunks) yield encoder.encode(chunk);
+  })();
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('parseSseStream', () => {
+  it('parses events, comments, event names and ids', async () => {
+    const events = await collect(
+      parseSseStream(bytes(': keep-alive\n\nevent: message_start\nid: 7\ndata: {"a":1}\n\ndata: two\n\n')),
+    );
+    expect(events).toEqual([
+      { event: 'message_start', id: '7', data: '{"a":1}' },
+      { id: '7', data: 'two' },
+    ]);
+  });
+
+  it('joins multi-line data with newlines and strips one leading space only', async () => {
+    const events = await collect(parseSseStream(bytes('data:  a\ndata:b\ndata\n\n')));
+    expect(events).toEqual([{ data: ' a\nb\n' }]);
+  });
+
+  it('handles CRLF and CR line ends, also a CRLF split across chunks', async () => {
+    const events = await collect(
+      parseSseStream(bytes('data: one\r', '\n\r', '\ndata: two\r\rdata: three\r\n\r\n')),
+    );
+    expect(events.map((e) => e.data)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('decodes UTF-8 split inside a character', async () => {
+    const encoded = new TextEncoder().encode('data: héllo ✓\n\n');
+    const events = await collect(
+      parseSseStream(
+        (async function* () {
+          for (const b of encoded) yield new Uint8Array([b]);
+        })(),
+      ),
+    );
+    expect(events).toEqual([{ data: 'héllo ✓' }]);
+  });
+
+  it('discards an event cut off by the end of the stream', async () => {
+    expect(await collect(parseSseStream(bytes('data: whole\n\ndata: cut')))).toEqual([{ data: 'whole' }]);
+  });
+
+  it('gives the same events however the input is chunked (property)', () => {
+    const text = 'event: a\ndata: 1\r\n\r\n: c\ndata: x\ndata: y\r\rdata: [DONE]\n\n';
+    const whole = new SseParser().feed(text);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 8 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const parser = new SseParser();
+        const events: SseEvent[] = [];
+        let last = 0;
+        for (const p of [...points, text.length]) {
+          events.push(...parser.feed(text.slice(last, p)));
+          last = p;
+        }
+        expect(events).toEqual(whole);
+      }),
+    );
+    expect(whole.map((e) => e.data)).toEqual(['1', 'x\ny', '[DONE]']);
+  });
+});
+
+describe('parseJsonEventStream', () => {
+  it('parses JSON data and stops at [DONE]', async () => {
+    const events = parseSseStream(bytes('data: {"n":1}\n\ndata: [DONE]\n\ndata: {"n":2}\n\n'));
+    expect(await collect(parseJsonEventStream(events, { url: 'u' }))).toEqual([{ value: { n: 1 } }]);
+  });
+
+  it('turns a malformed line into a typed ApiCallError', async () => {
+    const events = parseSseStream(bytes('data: {"n":1}\n\ndata: {"n":\n\n'));
+    const out: unknown[] = [];
+    const error = await (async () => {
+      try {
+        for await (const e of parseJsonEventStream(events, { url: 'http://x' })) out.push(e);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(out).toHaveLength(1);
+    expect(isApiCallError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'API_CALL', failure: 'invalid-response', isRetryable: false });
+  });
+});

@@ -1,0 +1,163 @@
+import type { z } from 'zod';
+import { tryParseJson } from '../utils/json.js';
+import { ApiCallError } from './api-call-error.js';
+
+/** One dispatched server-sent event. `data` joins multi-line `data:` fields with '\n'. */
+export interface SseEvent {
+  /** The `event:` field; undefined means the default type ("message"). */
+  event?: string;
+  data: string;
+  id?: string;
+  retry?: number;
+}
+
+/**
+ * Incremental parser for the `text/event-stream` format (WHATWG HTML §9.2.6). Feed it text in any
+ * chunking; it handles LF, CR and CRLF line ends (also a CRLF split across two chunks), comments,
+ * multi-line data and a leading BOM. An event still pending when the stream ends is discarded, as
+ * the spec requires (it was cut off).
+ */
+export class SseParser {
+  private buffer = '';
+  private skipLeadingLf = false;
+  private started = false;
+  private data: string[] = [];
+  private event: string | undefined;
+  private id: string | undefined;
+  private retry: number | undefined;
+  private hasData = false;
+
+  /** Parses a chunk of text and returns the events it completed. */
+  feed(chunk: string): SseEvent[] {
+    let text = chunk;
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (this.skipLeadingLf && text.startsWith('\n')) text = text.slice(1);
+    this.skipLeadingLf = false;
+    this.buffer += text;
+
+    const events: SseEvent[] = [];
+    let start = 0;
+    for (let i = 0; i < this.buffer.length; i++) {
+      const ch = this.buffer.charCodeAt(i);
+      if (ch !== 10 && ch !== 13) continue;
+      const line = this.buffer.slice(start, i);
+      if (ch === 13) {
+        if (i + 1 < this.buffer.length) {
+          if (this.buffer.charCodeAt(i + 1) === 10) i++;
+        } else {
+          // CR at the end of the chunk: a following LF belongs to the same line break.
+          this.skipLeadingLf = true;
+        }
+      }
+      start = i + 1;
+      const event = this.processLine(line);
+      if (event) events.push(event);
+    }
+    this.buffer = this.buffer.slice(start);
+    return events;
+  }
+
+  private processLine(line: string): SseEvent | undefined {
+    if (line === '') return this.dispatch();
+    if (line.startsWith(':')) return undefined;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    switch (field) {
+      case 'data':
+        this.data.push(value);
+        this.hasData = true;
+        break;
+      case 'event':
+        this.event = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) this.id = value;
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) this.retry = Number(value);
+        break;
+      default:
+        break;
+    }
+    return undefined;
+  }
+
+  private dispatch(): SseEvent | undefined {
+    const hasData = this.hasData;
+    const event: SseEvent = { data: this.data.join('\n') };
+    if (this.event !== undefined && this.event !== '') event.event = this.event;
+    if (this.id !== undefined) event.id = this.id;
+    if (this.retry !== undefined) event.retry = this.retry;
+    this.data = [];
+    this.hasData = false;
+    this.event = undefined;
+    this.retry = undefined;
+    // Per spec an event with an empty data buffer is not dispatched.
+    return hasData ? event : undefined;
+  }
+}
+
+/** Reads a byte stream (a fetch body) as server-sent events. */
+export async function* parseSseStream(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<SseEvent> {
+  const parser = new SseParser();
+  const decoder = new TextDecoder();
+  for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+    for (const event of parser.feed(decoder.decode(chunk, { stream: true }))) yield event;
+  }
+  const rest = decoder.decode();
+  if (rest) for (const event of parser.feed(rest)) yield event;
+}
+
+export interface JsonSseEvent<T> {
+  event?: string;
+  value: T;
+}
+
+/**
+ * Parses each event's data as JSON (validated with `schema` when given), skipping `[DONE]` and
+ * ending there. Invalid JSON or a schema mismatch becomes an {@link ApiCallError} with failure
+ * 'invalid-response', never a crash.
+ */
+export async function* parseJsonEventStream<T = unknown>(
+  events: AsyncIterable<SseEvent>,
+  options: { url: string; schema?: z.ZodType<T> },
+): AsyncGenerator<JsonSseEvent<T>> {
+  for await (const sse of events) {
+    const data = sse.data.trim();
+    if (data === '[DONE]') return;
+    if (data === '') continue;
+    const parsed = tryParseJson(data);
+    if (parsed === undefined) {
+      throw new ApiCallError(`Malformed server-sent event from ${options.url}: ${preview(data)}`, {
+        url: options.url,
+        failure: 'invalid-response',
+        responseBody: data,
+      });
+    }
+    let value = parsed as T;
+    if (options.schema) {
+      const result = options.schema.safeParse(parsed);
+      if (!result.success) {
+        throw new ApiCallError(
+          `Unexpected server-sent event from ${options.url}: ${result.error.issues
+            .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+            .join('; ')} in ${preview(data)}`,
+          { url: options.url, failure: 'invalid-response', responseBody: data, cause: result.error },
+        );
+      }
+      value = result.data;
+    }
+    yield sse.event === undefined ? { value } : { event: sse.event, value };
+  }
+}
+
+function preview(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

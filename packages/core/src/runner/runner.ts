@@ -1,0 +1,257 @@
+import type { BaseAgent } from '../agents/base-agent.js';
+import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
+import { LlmAgent } from '../agents/llm-agent.js';
+import type { RunConfig } from '../agents/run-config.js';
+import type { ArtifactService } from '../artifacts/artifact-service.js';
+import {
+  CancelledError,
+  ConcurrentInvocationError,
+  describeError,
+  errorCodeOf,
+  isAdkError,
+  NotFoundError,
+} from '../errors/errors.js';
+import type { Content } from '../events/content.js';
+import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
+import type { MemoryService } from '../memory/memory-service.js';
+import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
+import type { Plugin } from '../plugins/plugin.js';
+import { PluginManager } from '../plugins/plugin-manager.js';
+import type { Session, SessionService } from '../sessions/session.js';
+import { TEMP_PREFIX } from '../sessions/state.js';
+import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
+import { newId } from '../utils/ids.js';
+
+export interface RunnerOptions {
+  appName: string;
+  agent: BaseAgent;
+  sessionService: SessionService;
+  artifactService?: ArtifactService;
+  memoryService?: MemoryService;
+  plugins?: Plugin[] | PluginManager;
+  /** Resolves model names (default: the process-wide registry). */
+  models?: ModelRegistry;
+  /** Create the session on first use instead of failing with NotFoundError. */
+  autoCreateSession?: boolean;
+  /** A second run on a session that has one in progress: wait for it (default) or fail at once. */
+  concurrentRuns?: 'queue' | 'reject';
+}
+
+export interface RunParams {
+  userId: string;
+  sessionId: string;
+  /** The user's message; omitted to continue without one (e.g. after a state change). */
+  newMessage?: Content;
+  /** State changes committed with the user's message. */
+  stateDelta?: Record<string, unknown>;
+  runConfig?: RunConfig;
+  signal?: AbortSignal;
+  invocationId?: string;
+}
+
+/**
+ * Turns a user message into a stream of events (DESIGN §4). Each event is yielded as it is produced;
+ * every non-partial event is committed to the session service before it is yielded.
+ */
+export class Runner {
+  readonly appName: string;
+  readonly agent: BaseAgent;
+  readonly sessionService: SessionService;
+  readonly artifactService: ArtifactService | undefined;
+  readonly memoryService: MemoryService | undefined;
+  readonly pluginManager: PluginManager;
+  readonly models: ModelRegistry;
+  private readonly autoCreateSession: boolean;
+  private readonly concurrentRuns: 'queue' | 'reject';
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(options: RunnerOptions) {
+    this.appName = options.appName;
+    this.agent = options.agent;
+    this.sessionService = options.sessionService;
+    this.artifactService = options.artifactService;
+    this.memoryService = options.memoryService;
+    this.pluginManager =
+      options.plugins instanceof PluginManager ? options.plugins : new PluginManager(options.plugins ?? []);
+    this.models = options.models ?? defaultModelRegistry;
+    this.autoCreateSession = options.autoCreateSession ?? false;
+    this.concurrentRuns = options.concurrentRuns ?? 'queue';
+  }
+
+  /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
+  async *run(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    const key = `${params.userId}\u0000${params.sessionId}`;
+    const previous = this.running.get(key);
+    if (previous && this.concurrentRuns === 'reject') {
+      throw new ConcurrentInvocationError(
+        `Session ${params.sessionId} already has a run in progress; wait for it to finish or use concurrentRuns: 'queue'`,
+      );
+    }
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const chained = (previous ?? Promise.resolve()).then(() => mine);
+    this.running.set(key, chained);
+    try {
+      if (previous) await previous;
+      yield* this.runExclusive(params);
+    } finally {
+      release();
+      if (this.running.get(key) === chained) this.running.delete(key);
+    }
+  }
+
+  private async loadSession(params: RunParams): Promise<Session> {
+    const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
+    const session = await this.sessionService.getSession(key);
+    if (session) return session;
+    if (!this.autoCreateSession) {
+      throw new NotFoundError(
+        `Session ${params.sessionId} not found for app ${this.appName}, user ${params.userId} (create it first or set autoCreateSession)`,
+      );
+    }
+    return this.sessionService.createSession(key);
+  }
+
+  private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    await loadTelemetry();
+    await this.pluginManager.init();
+    const session = await this.loadSession(params);
+    const signal = params.signal ?? new AbortController().signal;
+    const invocationId = params.invocationId ?? `e-${newId()}`;
+    const trace = startSpan('invocation', NO_TRACE, () => ({
+      [GenAi.conversationId]: session.id,
+      [GenAi.agentName]: this.agent.name,
+      'adk.app_name': this.appName,
+      'adk.user_id': params.userId,
+      'adk.invocation_id': invocationId,
+    }));
+    const shared: InvocationShared = { llmCalls: 0, ended: false, tempState: {} };
+    let ctx = new InvocationContext({
+      invocationId,
+      appName: this.appName,
+      userId: params.userId,
+      session,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      memoryService: this.memoryService,
+      pluginManager: this.pluginManager,
+      models: this.models,
+      runConfig: params.runConfig ?? {},
+      signal,
+      agent: this.agent,
+      rootAgent: this.agent,
+      userContent: params.newMessage,
+      shared,
+      trace,
+    });
+    let failure: unknown;
+    try {
+      let message = params.newMessage;
+      if (message) {
+        message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
+        ctx = new InvocationContext({ ...ctx, userContent: message });
+        const userEvent = createEvent({
+          invocationId,
+          author: 'user',
+          content: message,
+          actions: { stateDelta: { ...params.stateDelta } },
+        });
+        yield await this.commit(ctx, userEvent);
+      } else if (params.stateDelta && Object.keys(params.stateDelta).length > 0) {
+        yield await this.commit(
+          ctx,
+          createEvent({ invocationId, author: 'user', actions: { stateDelta: params.stateDelta } }),
+        );
+      }
+
+      const halt = await this.pluginManager.beforeRun({ context: ctx });
+      if (halt) {
+        yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
+      } else {
+        const agent = this.findAgentToRun(session, message);
+        for await (const event of agent.run(ctx.with({ agent }))) {
+          yield await this.commit(ctx, event);
+          if (signal.aborted) break;
+        }
+        if (signal.aborted) throw new CancelledError('The run was cancelled');
+      }
+      await this.pluginManager.afterRun({ context: ctx });
+    } catch (error) {
+      failure = error;
+      const cancelled = signal.aborted || isAdkError(error, 'CANCELLED');
+      const event = createEvent({
+        invocationId,
+        author: ctx.agent.name,
+        errorCode: cancelled ? 'CANCELLED' : errorCodeOf(error),
+        errorMessage: cancelled ? 'The run was cancelled' : describeError(error),
+        ...(cancelled ? { interrupted: true } : {}),
+      });
+      // An error event is best-effort: if the store itself failed, still tell the caller.
+      try {
+        yield await this.commit(ctx, event);
+      } catch {
+        yield event;
+      }
+    } finally {
+      endSpan(trace, failure);
+    }
+  }
+
+  /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
+  private async commit(ctx: InvocationContext, event: Event): Promise<Event> {
+    const replaced = this.pluginManager.isEmpty
+      ? undefined
+      : await this.pluginManager.onEvent({ context: ctx, event });
+    const final = replaced ?? event;
+    if (final.partial) return final;
+    const delta = final.actions.stateDelta;
+    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
+    await this.sessionService.appendEvent(ctx.session, final);
+    return final;
+  }
+
+  /**
+   * The agent to run (DESIGN §4): the one that issued the call a function response answers; else
+   * the last agent that spoke, if it may be returned to; else the root.
+   */
+  findAgentToRun(session: Session, message: Content | undefined): BaseAgent {
+    const responses = message ? eventFunctionResponses({ content: message } as Event) : [];
+    const events = session.events;
+    if (responses.length > 0) {
+      const ids = new Set(responses.map((r) => r.id));
+      for (let i = events.length - 1; i >= 0; i--) {
+        const event = events[i] as Event;
+        if (eventFunctionCalls(event).some((c) => ids.has(c.id))) {
+          const agent = this.agent.findAgent(event.author);
+          if (agent) return agent;
+          break;
+        }
+      }
+    }
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i] as Event;
+      if (event.author === 'user') continue;
+      const agent = this.agent.findAgent(event.author);
+      if (!agent) continue;
+      if (agent === this.agent || mayBeReturnedTo(agent)) return agent;
+      break;
+    }
+    return this.agent;
+  }
+
+  async close(): Promise<void> {
+    await this.pluginManager.close();
+  }
+}
+
+/** ADK's rule: the agent and every ancestor below the root are LlmAgents that allow transfer back. */
+function mayBeReturnedTo(agent: BaseAgent): boolean {
+  let current: BaseAgent | undefined = agent;
+  while (current?.parentAgent) {
+    if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
+    current = current.parentAgent;
+  }
+  return true;
+}

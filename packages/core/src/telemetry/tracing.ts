@@ -1,0 +1,82 @@
+// OpenTelemetry through `@opentelemetry/api` only (an optional peer). The API is loaded lazily once;
+// without it, or without a registered SDK, spans are no-ops and cost next to nothing.
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+
+type OtelApi = typeof import('@opentelemetry/api');
+
+let api: OtelApi | null | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads `@opentelemetry/api` if installed. Safe to call often; resolves immediately after the first time. */
+export function loadTelemetry(): Promise<void> {
+  if (api !== undefined) return Promise.resolve();
+  loading ??= import('@opentelemetry/api').then(
+    (m) => {
+      api = m;
+    },
+    () => {
+      api = null;
+    },
+  );
+  return loading;
+}
+
+const TRACER_NAME = '@adk/core';
+
+/** The span an operation runs under (undefined when telemetry is off). */
+export interface TraceContext {
+  readonly span: Span | undefined;
+  readonly context: Context | undefined;
+}
+
+export const NO_TRACE: TraceContext = { span: undefined, context: undefined };
+
+function tracer(): Tracer | undefined {
+  return api ? api.trace.getTracer(TRACER_NAME) : undefined;
+}
+
+/** Starts a child span of `parent`. `attributes` is only evaluated when the span records. */
+export function startSpan(name: string, parent: TraceContext, attributes?: () => Attributes): TraceContext {
+  const t = tracer();
+  if (!t || !api) return NO_TRACE;
+  const parentContext = parent.context ?? api.context.active();
+  const span = t.startSpan(name, {}, parentContext);
+  if (!span.isRecording()) return { span: undefined, context: parentContext };
+  if (attributes) span.setAttributes(attributes());
+  return { span, context: api.trace.setSpan(parentContext, span) };
+}
+
+export function setSpanAttributes(trace: TraceContext, attributes: () => Attributes): void {
+  if (trace.span) trace.span.setAttributes(attributes());
+}
+
+/** Ends the span, recording an error status when given one. */
+export function endSpan(trace: TraceContext, error?: unknown): void {
+  const span = trace.span;
+  if (!span) return;
+  if (error !== undefined && api) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({
+      code: api.SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+  span.end();
+}
+
+/** OpenTelemetry GenAI semantic-convention attribute names used by the runtime. */
+export const GenAi = {
+  operationName: 'gen_ai.operation.name',
+  system: 'gen_ai.system',
+  requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  finishReasons: 'gen_ai.response.finish_reasons',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolDescription: 'gen_ai.tool.description',
+  conversationId: 'gen_ai.conversation.id',
+  agentName: 'gen_ai.agent.name',
+  agentDescription: 'gen_ai.agent.description',
+} as const;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { FunctionDeclaration, JsonSchema } from '../models/llm.js';
+import { BaseTool } from './base-tool.js';
+import type { ToolContext } from './tool-context.js';
+
+export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>>, R> {
+  name: string;
+  description: string;
+  /** zod schema of the arguments object; arguments are validated before `execute` runs. */
+  parameters: S;
+  execute: (args: z.output<S>, context: ToolContext) => R | Promise<R>;
+  isLongRunning?: boolean;
+  /** Ask the user before running: always, or when the predicate says so. */
+  requireConfirmation?: boolean | ((args: z.output<S>, context: ToolContext) => boolean | Promise<boolean>);
+}
+
+/** Thrown inside `run` when the model's arguments do not match the schema. */
+export class ToolArgumentsError extends Error {
+  constructor(readonly issues: string) {
+    super(`Invalid arguments: ${issues}`);
+    this.name = 'ToolArgumentsError';
+  }
+}
+
+/** Converts a zod schema to the JSON Schema of a function declaration. */
+export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** A tool from a zod schema and a typed function. */
+export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unknown> extends BaseTool {
+  private readonly options: FunctionToolOptions<S, R>;
+  private cachedDeclaration: FunctionDeclaration | undefined;
+
+  constructor(options: FunctionToolOptions<S, R>) {
+    super({
+      name: options.name,
+      description: options.description,
+      isLongRunning: options.isLongRunning ?? false,
+    });
+    this.options = options;
+  }
+
+  get parameters(): S {
+    return this.options.parameters;
+  }
+
+  declaration(): FunctionDeclaration {
+    this.cachedDeclaration ??= {
+      name: this.name,
+      description: this.description,
+      parameters: zodToJsonSchema(this.options.parameters),
+    };
+    return this.cachedDeclaration;
+  }
+
+  parseArgs(args: Record<string, unknown>): z.output<S> {
+    const parsed = this.options.parameters.safeParse(args);
+    if (!parsed.success) throw new ToolArgumentsError(z.prettifyError(parsed.error));
+    return parsed.data;
+  }
+
+  override async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    const rule = this.options.requireConfirmation;
+    if (typeof rule !== 'function') return rule ?? false;
+    const parsed = this.options.parameters.safeParse(args);
+    return parsed.success ? rule(parsed.data, context) : false;
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    return this.options.execute(this.parseArgs(args), context);
+  }
+}
