@@ -8,10 +8,14 @@ const record = fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 4 });
 const part: fc.Arbitrary<Part> = fc.oneof(
   fc.record({ text: fc.string() }),
   fc.record({ text: fc.string(), thought: fc.constant(true), thoughtSignature: fc.base64String() }),
-  fc.record({ inlineData: fc.record({ mimeType: fc.constantFrom('image/png', 'audio/wav'), data: fc.base64String() }) }),
+  fc.record({
+    inlineData: fc.record({ mimeType: fc.constantFrom('image/png', 'audio/wav'), data: fc.base64String() }),
+  }),
   fc.record({ fileData: fc.record({ mimeType: fc.constant('application/pdf'), fileUri: fc.webUrl() }) }),
   fc.record({ functionCall: fc.record({ id: fc.uuid(), name: fc.string({ minLength: 1 }), args: record }) }),
-  fc.record({ functionResponse: fc.record({ id: fc.uuid(), name: fc.string({ minLength: 1 }), response: record }) }),
+  fc.record({
+    functionResponse: fc.record({ id: fc.uuid(), name: fc.string({ minLength: 1 }), response: record }),
+  }),
   fc.record({ executableCode: fc.record({ language: fc.constant('PYTHON'), code: fc.string() }) }),
   fc.record({ codeExecutionResult: fc.record({ outcome: fc.constant('OUTCOME_OK'), output: fc.string() }) }),
 );
@@ -24,14 +28,21 @@ const event: fc.Arbitrary<Event> = fc
       author: fc.constantFrom('user', 'agent_a', 'agent_b'),
       branch: fc.constantFrom('root', 'root.a'),
       timestamp: fc.double({ min: 0, max: 4e12, noNaN: true }),
-      content: fc.record({ role: fc.constantFrom('user' as const, 'model' as const), parts: fc.array(part, { maxLength: 4 }) }),
+      content: fc.record({
+        role: fc.constantFrom('user' as const, 'model' as const),
+        parts: fc.array(part, { maxLength: 4 }),
+      }),
       partial: fc.boolean(),
       turnComplete: fc.boolean(),
       interrupted: fc.boolean(),
       finishReason: fc.constantFrom('STOP', 'MAX_TOKENS', 'SAFETY'),
       errorCode: fc.string(),
       errorMessage: fc.string(),
-      usageMetadata: fc.record({ promptTokenCount: fc.nat(), candidatesTokenCount: fc.nat(), totalTokenCount: fc.nat() }),
+      usageMetadata: fc.record({
+        promptTokenCount: fc.nat(),
+        candidatesTokenCount: fc.nat(),
+        totalTokenCount: fc.nat(),
+      }),
       customMetadata: record,
       longRunningToolIds: fc.array(fc.uuid(), { maxLength: 2 }),
       actions: fc.record(
@@ -63,31 +74,45 @@ describe('Event JSON', () => {
 
   it('rejects malformed events with a schema error', () => {
     expect(eventSchema.safeParse({ id: 1 }).success).toBe(false);
-    expect(() => parseEvent({ id: 'x', invocationId: 'i', author: 'a', timestamp: 'soon', actions: {} })).toThrow();
+    expect(() =>
+      parseEvent({ id: 'x', invocationId: 'i', author: 'a', timestamp: 'soon', actions: {} }),
+    ).toThrow();
   });
 });
 
 describe('isFinalResponse', () => {
   const base = { invocationId: 'i', author: 'agent' };
   it('follows ADK: text is final; calls, responses and partial chunks are not', () => {
-    expect(isFinalResponse(createEvent({ ...base, content: { role: 'model', parts: [{ text: 'hi' }] } }))).toBe(true);
     expect(
-      isFinalResponse(createEvent({ ...base, partial: true, content: { role: 'model', parts: [{ text: 'h' }] } })),
-    ).toBe(false);
+      isFinalResponse(createEvent({ ...base, content: { role: 'model', parts: [{ text: 'hi' }] } })),
+    ).toBe(true);
     expect(
       isFinalResponse(
-        createEvent({ ...base, content: { role: 'model', parts: [{ functionCall: { id: '1', name: 'f', args: {} } }] } }),
+        createEvent({ ...base, partial: true, content: { role: 'model', parts: [{ text: 'h' }] } }),
       ),
     ).toBe(false);
     expect(
       isFinalResponse(
-        createEvent({ ...base, content: { role: 'user', parts: [{ functionResponse: { id: '1', name: 'f', response: {} } }] } }),
+        createEvent({
+          ...base,
+          content: { role: 'model', parts: [{ functionCall: { id: '1', name: 'f', args: {} } }] },
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      isFinalResponse(
+        createEvent({
+          ...base,
+          content: { role: 'user', parts: [{ functionResponse: { id: '1', name: 'f', response: {} } }] },
+        }),
       ),
     ).toBe(false);
   });
   it('skipSummarization and long-running ids make an event final', () => {
     const call = { role: 'model' as const, parts: [{ functionCall: { id: '1', name: 'f', args: {} } }] };
     expect(isFinalResponse(createEvent({ ...base, content: call, longRunningToolIds: ['1'] }))).toBe(true);
-    expect(isFinalResponse(createEvent({ ...base, content: call, actions: { skipSummarization: true } }))).toBe(true);
+    expect(
+      isFinalResponse(createEvent({ ...base, content: call, actions: { skipSummarization: true } })),
+    ).toBe(true);
   });
 });

@@ -40,7 +40,10 @@ function setup(agent: LlmAgent, extra: Partial<ConstructorParameters<typeof Runn
 
 describe('Runner with an LlmAgent', () => {
   it('the second model request contains the first call and its response, in a user turn', async () => {
-    const model = new ScriptedModel([functionCallResponse('get_weather', { city: 'Paris' }), 'It is sunny in Paris.']);
+    const model = new ScriptedModel([
+      functionCallResponse('get_weather', { city: 'Paris' }),
+      'It is sunny in Paris.',
+    ]);
     const { run, session } = setup(new LlmAgent({ name: 'assistant', model, tools: [weather] }));
     const events = await run('Weather in Paris?');
 
@@ -55,7 +58,15 @@ describe('Runner with an LlmAgent', () => {
     expect(callPart.id).toMatch(/^adk-/);
     expect(second.contents[2]).toEqual({
       role: 'user',
-      parts: [{ functionResponse: { id: callPart.id, name: 'get_weather', response: { city: 'Paris', forecast: 'sunny' } } }],
+      parts: [
+        {
+          functionResponse: {
+            id: callPart.id,
+            name: 'get_weather',
+            response: { city: 'Paris', forecast: 'sunny' },
+          },
+        },
+      ],
     });
     expect(second.tools?.[0]).toMatchObject({
       name: 'get_weather',
@@ -65,11 +76,21 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('a second user turn sends the whole history, including the earlier tool call', async () => {
-    const model = new ScriptedModel([functionCallResponse('get_weather', { city: 'Oslo' }), 'Cold.', 'You asked about Oslo.']);
+    const model = new ScriptedModel([
+      functionCallResponse('get_weather', { city: 'Oslo' }),
+      'Cold.',
+      'You asked about Oslo.',
+    ]);
     const { run } = setup(new LlmAgent({ name: 'assistant', model, tools: [weather] }));
     await run('Weather in Oslo?');
     await run('What did I ask?');
-    expect(model.requests[2]!.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect(model.requests[2]!.contents.map((c) => c.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+    ]);
   });
 
   it('tool calls of one model turn run concurrently and all their state deltas merge', async () => {
@@ -101,7 +122,11 @@ describe('Runner with an LlmAgent', () => {
     const events = await run('go');
     expect(peak).toBe(3);
     const responseEvent = events[2]!;
-    expect(responseEvent.content?.parts.map((p) => p.functionResponse?.response)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(responseEvent.content?.parts.map((p) => p.functionResponse?.response)).toEqual([
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+    ]);
     expect(responseEvent.actions.stateDelta).toEqual({ k1: 1, k2: 2, k3: 3, 'user:last': 3 });
     expect((await session())?.state).toMatchObject({ k1: 1, k2: 2, k3: 3, 'user:last': 3 });
   });
@@ -121,7 +146,9 @@ describe('Runner with an LlmAgent', () => {
     });
     const model = new ScriptedModel([functionCallResponse('save_note', { text: 'hello' }), 'saved']);
     const artifactService = new InMemoryArtifactService();
-    const { run, session } = setup(new LlmAgent({ name: 'assistant', model, tools: [save] }), { artifactService });
+    const { run, session } = setup(new LlmAgent({ name: 'assistant', model, tools: [save] }), {
+      artifactService,
+    });
     const events = await run('save it');
     const response = events[2]!;
     expect(response.actions.stateDelta).toEqual({ notes: 1, 'app:total': 5, 'temp:scratch': 'x' });
@@ -131,7 +158,12 @@ describe('Runner with an LlmAgent', () => {
     expect(stored?.events[2]?.actions.stateDelta).toEqual({ notes: 1, 'app:total': 5 });
     expect(stored?.events[2]?.actions.artifactDelta).toEqual({ 'note.txt': 0 });
     expect(
-      await artifactService.loadArtifact({ appName: 'app', userId: 'u', sessionId: 's', filename: 'note.txt' }),
+      await artifactService.loadArtifact({
+        appName: 'app',
+        userId: 'u',
+        sessionId: 's',
+        filename: 'note.txt',
+      }),
     ).toEqual({ text: 'hello' });
   });
 
@@ -220,7 +252,11 @@ describe('Runner with an LlmAgent', () => {
     await run('hi');
     const stored = (await session())!.events[1]!;
     expect(stored.finishReason).toBe('MAX_TOKENS');
-    expect(stored.usageMetadata).toEqual({ promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 });
+    expect(stored.usageMetadata).toEqual({
+      promptTokenCount: 3,
+      candidatesTokenCount: 1,
+      totalTokenCount: 4,
+    });
   });
 
   it('yields events as they happen, before the invocation ends', async () => {
@@ -239,7 +275,9 @@ describe('Runner with an LlmAgent', () => {
     });
     const model = new ScriptedModel([functionCallResponse('wait'), 'after']);
     const { runner } = setup(new LlmAgent({ name: 'assistant', model, tools: [wait] }));
-    const iterator = runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('go') })[Symbol.asyncIterator]();
+    const iterator = runner
+      .run({ userId: 'u', sessionId: 's', newMessage: userContent('go') })
+      [Symbol.asyncIterator]();
     expect((await iterator.next()).value?.author).toBe('user');
     const call = (await iterator.next()).value as Event;
     expect(call.content?.parts[0]?.functionCall?.name).toBe('wait');
@@ -253,7 +291,13 @@ describe('Runner with an LlmAgent', () => {
   it('instruction templates resolve {key}, {key?}, {app:x}, {user:x} and {artifact.name}', async () => {
     const model = new ScriptedModel(['ok']);
     const artifactService = new InMemoryArtifactService();
-    await artifactService.saveArtifact({ appName: 'app', userId: 'u', sessionId: 's', filename: 'policy', artifact: { text: 'be kind' } });
+    await artifactService.saveArtifact({
+      appName: 'app',
+      userId: 'u',
+      sessionId: 's',
+      filename: 'policy',
+      artifact: { text: 'be kind' },
+    });
     const sessionService = new InMemorySessionService();
     await sessionService.createSession({
       appName: 'app',
@@ -264,7 +308,8 @@ describe('Runner with an LlmAgent', () => {
     const agent = new LlmAgent({
       name: 'assistant',
       model,
-      instruction: 'Brand {app:brand}; user {user:name}; topic {topic}; obj {obj}; opt [{missing?}]; policy: {artifact.policy}; json {"x": 1}',
+      instruction:
+        'Brand {app:brand}; user {user:name}; topic {topic}; obj {obj}; opt [{missing?}]; policy: {artifact.policy}; json {"x": 1}',
     });
     const runner = new Runner({ appName: 'app', agent, sessionService, artifactService });
     await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('hi') }));
@@ -307,7 +352,10 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('outputKey stores the final text; outputSchema is sent, validated, and works with tools', async () => {
-    const model = new ScriptedModel([functionCallResponse('get_weather', { city: 'Rome' }), '{"city":"Rome","ok":true}']);
+    const model = new ScriptedModel([
+      functionCallResponse('get_weather', { city: 'Rome' }),
+      '{"city":"Rome","ok":true}',
+    ]);
     const agent = new LlmAgent({
       name: 'assistant',
       model,
@@ -317,7 +365,10 @@ describe('Runner with an LlmAgent', () => {
     });
     const { run, session } = setup(agent);
     await run('Rome?');
-    expect(model.requests[0]!.config.responseSchema).toMatchObject({ type: 'object', required: ['city', 'ok'] });
+    expect(model.requests[0]!.config.responseSchema).toMatchObject({
+      type: 'object',
+      required: ['city', 'ok'],
+    });
     expect(model.requests[0]!.config.responseMimeType).toBe('application/json');
     expect(model.requests[0]!.systemInstruction).toContain('JSON Schema');
     expect((await session())?.state.result).toEqual({ city: 'Rome', ok: true });
@@ -330,7 +381,10 @@ describe('Runner with an LlmAgent', () => {
     expect(result.error?.code).toBe('OUTPUT_SCHEMA');
     expect(result.session.state.r).toBeUndefined();
 
-    const plain = await runAgent(new LlmAgent({ name: 'a', model: new ScriptedModel(['hello']), outputKey: 'greeting' }), 'hi');
+    const plain = await runAgent(
+      new LlmAgent({ name: 'a', model: new ScriptedModel(['hello']), outputKey: 'greeting' }),
+      'hi',
+    );
     expect(plain.session.state.greeting).toBe('hello');
   });
 
@@ -340,7 +394,10 @@ describe('Runner with an LlmAgent', () => {
     const events = await run('hi', { runConfig: { streaming: true } });
     const partial = events.filter((e) => e.partial);
     expect(partial.map((e) => e.content?.parts[0]?.text)).toEqual(['Hello', ' ther', 'e, fr', 'iend']);
-    expect(events.at(-1)).toMatchObject({ partial: false, content: { parts: [{ text: 'Hello there, friend' }] } });
+    expect(events.at(-1)).toMatchObject({
+      partial: false,
+      content: { parts: [{ text: 'Hello there, friend' }] },
+    });
     expect((await session())?.events).toHaveLength(2);
   });
 
@@ -369,7 +426,9 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('an unresolvable model name is a clear error event', async () => {
-    const result = await runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', { models: new ModelRegistry() });
+    const result = await runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', {
+      models: new ModelRegistry(),
+    });
     expect(result.error?.code).toBe('MODEL_NOT_FOUND');
     expect(result.error?.message).toMatch(/No model provider is registered for "gemini-9-ultra"/);
   });
@@ -380,9 +439,9 @@ describe('Runner with an LlmAgent', () => {
       matches: (m) => m.startsWith('scripted-'),
       create: (m) => new ScriptedModel({ model: m, respond: () => `I am ${m}` }),
     });
-    expect(await runAgentText(new LlmAgent({ name: 'a', model: 'scripted-1' }), 'who?', { models: registry })).toBe(
-      'I am scripted-1',
-    );
+    expect(
+      await runAgentText(new LlmAgent({ name: 'a', model: 'scripted-1' }), 'who?', { models: registry }),
+    ).toBe('I am scripted-1');
   });
 
   it('AbortSignal cancels the model request and running tools and ends the invocation cleanly', async () => {
@@ -417,7 +476,10 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('two concurrent runs on one session are serialized and never corrupt it', async () => {
-    const model = new ScriptedModel({ respond: (req) => `echo ${req.contents.at(-1)?.parts[0]?.text}`, delayMs: 10 });
+    const model = new ScriptedModel({
+      respond: (req) => `echo ${req.contents.at(-1)?.parts[0]?.text}`,
+      delayMs: 10,
+    });
     const { run, session } = setup(new LlmAgent({ name: 'assistant', model }));
     await Promise.all([run('one'), run('two'), run('three')]);
     const events = (await session())!.events;
@@ -433,17 +495,21 @@ describe('Runner with an LlmAgent', () => {
     const { runner } = setup(new LlmAgent({ name: 'assistant', model }), { concurrentRuns: 'reject' });
     const first = collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('a') }));
     await new Promise((r) => setTimeout(r, 5));
-    await expect(collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('b') }))).rejects.toSatisfy(
-      (e) => isAdkError(e, 'CONCURRENT_INVOCATION'),
-    );
+    await expect(
+      collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('b') })),
+    ).rejects.toSatisfy((e) => isAdkError(e, 'CONCURRENT_INVOCATION'));
     await first;
   });
 
   it('an unknown session without autoCreateSession is a typed NOT_FOUND error', async () => {
-    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: new ScriptedModel([]) }), sessionService: new InMemorySessionService() });
-    await expect(collect(runner.run({ userId: 'u', sessionId: 'missing', newMessage: userContent('hi') }))).rejects.toSatisfy(
-      (e) => isAdkError(e, 'NOT_FOUND'),
-    );
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'a', model: new ScriptedModel([]) }),
+      sessionService: new InMemorySessionService(),
+    });
+    await expect(
+      collect(runner.run({ userId: 'u', sessionId: 'missing', newMessage: userContent('hi') })),
+    ).rejects.toSatisfy((e) => isAdkError(e, 'NOT_FOUND'));
   });
 
   it('includeContents none sends only the current turn', async () => {

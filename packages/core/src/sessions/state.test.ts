@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeState, State, splitStateDelta, withoutTempKeys } from '../index.js';
 
-const key = fc.tuple(fc.constantFrom('', 'app:', 'user:', 'temp:'), fc.string({ minLength: 1, maxLength: 6 })).map(([p, k]) => p + k);
+const key = fc
+  .tuple(fc.constantFrom('', 'app:', 'user:', 'temp:'), fc.string({ minLength: 1, maxLength: 6 }))
+  .map(([p, k]) => p + k);
 const delta = fc.dictionary(key, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 8 });
 
 describe('state scoping', () => {
