@@ -1,1 +1,24 @@
-export const packageName = '@adk/a2a';
+export * from './agent/define-agent.js';
+export { A2aClient, type A2aClientOptions, type Binding, normalizeAgentCard } from './client/a2a-client.js';
+export { type AgentCardInput, agentCardToV03, buildAgentCard } from './protocol/agent-card.js';
+export * from './protocol/errors.js';
+export * from './protocol/types.js';
+export { type A2aServer, type A2aServerOptions, createA2aServer } from './server/a2a-server.js';
+export type { AgentExecutor, AgentUpdate, Caller, ExecutionContext } from './server/agent-executor.js';
+export { type AuthHook, type AuthOptions, apiKeyAuth, bearerAuth, customAuth } from './server/auth.js';
+export { type FetchHandler, type ListeningServer, listen, toNodeListener } from './server/node-adapter.js';
+export {
+  HttpPushNotificationSender,
+  NOTIFICATION_TOKEN_HEADER,
+  type PushNotificationOptions,
+  type PushNotificationSender,
+} from './server/push-sender.js';
+export {
+  A2aRequestHandler,
+  type CallContext,
+  type RequestHandlerOptions,
+  trimHistory,
+} from './server/request-handler.js';
+export { assertPublicUrl, isPrivateAddress, type SsrfGuardOptions } from './server/ssrf-guard.js';
+export { InMemoryTaskStore } from './stores/in-memory-task-store.js';
+export type { ListTasksPage, ListTasksQuery, TaskOwner, TaskStore } from './stores/task-store.js';

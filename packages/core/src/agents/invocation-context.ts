@@ -1,5 +1,7 @@
 import type { ArtifactService } from '../artifacts/artifact-service.js';
 import type { Content } from '../events/content.js';
+import type { Event } from '../events/event.js';
+import type { ContextCompressor } from '../flow/compression.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { PluginManager } from '../plugins/plugin-manager.js';
@@ -35,6 +37,10 @@ export interface InvocationContextInit {
   userContent?: Content | undefined;
   shared: InvocationShared;
   trace: TraceContext;
+  /** Runner-level context compression (an agent's own setting wins). */
+  contextCompression?: ContextCompressor[] | undefined;
+  /** Side channel for events produced inside a tool call (AgentTool streaming); not committed. */
+  emit?: ((event: Event) => void) | undefined;
 }
 
 /**
@@ -60,6 +66,8 @@ export class InvocationContext {
   readonly userContent: Content | undefined;
   readonly shared: InvocationShared;
   readonly trace: TraceContext;
+  readonly contextCompression: ContextCompressor[] | undefined;
+  readonly emit: ((event: Event) => void) | undefined;
 
   constructor(init: InvocationContextInit) {
     this.invocationId = init.invocationId;
@@ -79,11 +87,13 @@ export class InvocationContext {
     this.userContent = init.userContent;
     this.shared = init.shared;
     this.trace = init.trace;
+    this.contextCompression = init.contextCompression;
+    this.emit = init.emit;
   }
 
   /** A context for another agent (and optionally another branch or trace parent). */
   with(
-    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal'>>,
+    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal' | 'emit'>>,
   ): InvocationContext {
     return new InvocationContext({ ...this, ...changes });
   }

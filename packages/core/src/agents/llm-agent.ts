@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Event } from '../events/event.js';
+import type { ContextCompressor } from '../flow/compression.js';
 import type { IncludeContents } from '../flow/contents.js';
 import type { InstructionProvider } from '../flow/instructions.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
@@ -28,6 +29,8 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   includeContents?: IncludeContents;
   disallowTransferToParent?: boolean;
   disallowTransferToPeers?: boolean;
+  /** Shrinks the history sent to the model (overrides the Runner's setting). */
+  contextCompression?: ContextCompressor | ContextCompressor[];
   beforeModelCallback?: Callbacks<Hook<'beforeModel'>>;
   afterModelCallback?: Callbacks<Hook<'afterModel'>>;
   onModelErrorCallback?: Callbacks<Hook<'onModelError'>>;
@@ -48,6 +51,7 @@ export class LlmAgent extends BaseAgent {
   readonly includeContents: IncludeContents;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
+  readonly contextCompression: ContextCompressor[] | undefined;
   readonly callbacks: {
     beforeModel: Hook<'beforeModel'>[];
     afterModel: Hook<'afterModel'>[];
@@ -69,6 +73,8 @@ export class LlmAgent extends BaseAgent {
     this.includeContents = options.includeContents ?? 'default';
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
+    this.contextCompression =
+      options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
     this.callbacks = {
       beforeModel: asArray(options.beforeModelCallback),
       afterModel: asArray(options.afterModelCallback),

@@ -2,7 +2,14 @@ import { firstResult } from '../agents/base-agent.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import { describeError, isAdkError } from '../errors/errors.js';
 import type { FunctionCall, Part } from '../events/content.js';
-import { createEvent, type Event, type EventActions, emptyActions, hasActions } from '../events/event.js';
+import {
+  createEvent,
+  type Event,
+  type EventActions,
+  emptyActions,
+  hasActions,
+  type ToolConfirmation,
+} from '../events/event.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
@@ -38,6 +45,7 @@ async function runCall(
   call: FunctionCall,
   tools: Map<string, BaseTool>,
   hooks: ToolHooks,
+  confirmation: ToolConfirmation | undefined,
 ): Promise<CallOutcome> {
   const toolContext = new ToolContext(ctx, call.id);
   const tool = tools.get(call.name);
@@ -65,9 +73,20 @@ async function runCall(
     [GenAi.agentName]: ctx.agent.name,
   }));
   const args = call.args;
-  const toolCtx = new ToolContext(ctx.with({ trace }), call.id, toolContext.actions);
+  const toolCtx = new ToolContext(ctx.with({ trace }), call.id, toolContext.actions, confirmation);
   let failure: unknown;
   try {
+    if (confirmation && !confirmation.confirmed) {
+      return {
+        call,
+        response: errorResponse(`The user rejected this call of "${tool.name}".`),
+        actions: toolCtx.actions,
+      };
+    }
+    if (!confirmation && (await tool.requiresConfirmation(args, toolCtx))) {
+      toolCtx.requestConfirmation(`Please confirm the call of ${tool.name} with ${JSON.stringify(args)}.`);
+      return { call, response: undefined, actions: toolCtx.actions };
+    }
     const hookArgs = { tool, args, context: toolCtx };
     let result =
       (await ctx.pluginManager.beforeTool(hookArgs)) ?? (await firstResult(hooks.beforeTool, hookArgs));
@@ -135,8 +154,11 @@ export async function executeFunctionCalls(
   calls: FunctionCall[],
   tools: Map<string, BaseTool>,
   hooks: ToolHooks,
+  confirmations?: Map<string, ToolConfirmation>,
 ): Promise<Event | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, call, tools, hooks)));
+  const outcomes = await Promise.all(
+    calls.map((call) => runCall(ctx, call, tools, hooks, confirmations?.get(call.id))),
+  );
   const parts: Part[] = [];
   for (const o of outcomes) {
     if (o.response !== undefined) {

@@ -1,3 +1,4 @@
+import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import { CallbackContext, ReadonlyContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
@@ -11,13 +12,15 @@ import {
   isAdkError,
   LlmCallLimitError,
 } from '../errors/errors.js';
-import { contentText, type Part } from '../events/content.js';
+import type { Content } from '../events/content.js';
+import { contentText, type FunctionCall, type Part } from '../events/content.js';
 import {
   createEvent,
   type Event,
   type EventActions,
   eventFunctionCalls,
   isFinalResponse,
+  type ToolConfirmation,
 } from '../events/event.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
@@ -27,15 +30,18 @@ import { zodToJsonSchema } from '../tools/function-tool.js';
 import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
+import type { CompressionResult, ContextCompressor } from './compression.js';
+import { confirmationRequestEvent, pendingConfirmations } from './confirmation.js';
 import { buildContents } from './contents.js';
 import { executeFunctionCalls } from './functions.js';
 import { resolveInstruction } from './instructions.js';
-import { requestProcessors } from './request-processors.js';
+import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Everything one step needs about the agent's tools. */
 interface ResolvedTools {
   list: BaseTool[];
   byName: Map<string, BaseTool>;
+  transferTargets: BaseAgent[];
 }
 
 async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
@@ -45,20 +51,22 @@ async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<Re
     if (isToolset(entry)) list.push(...(await entry.getTools(readonly)));
     else list.push(entry);
   }
-  for (const extra of requestProcessors.extraTools(agent, ctx)) list.push(extra);
+  const targets = transferTargets(agent);
+  if (targets.length > 0) list.push(new TransferToAgentTool(targets));
   const byName = new Map<string, BaseTool>();
   for (const tool of list) {
     if (byName.has(tool.name))
       throw new ConfigError(`Agent "${agent.name}" has two tools named "${tool.name}"`);
     byName.set(tool.name, tool);
   }
-  return { list, byName };
+  return { list, byName, transferTargets: targets };
 }
 
 async function buildRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
   tools: ResolvedTools,
+  contents: Content[],
 ): Promise<LlmRequest> {
   const readonly = new ReadonlyContext(ctx);
   const model = agent.canonicalModel;
@@ -81,17 +89,13 @@ async function buildRequest(
       `When you give your final answer, reply with JSON only, matching this JSON Schema:\n${JSON.stringify(schema)}`,
     );
   }
-  const transfer = requestProcessors.transferInstruction(agent, ctx);
+  const transfer = transferInstruction(agent, tools.transferTargets);
   if (transfer) sections.push(transfer);
 
   const request: LlmRequest = {
     model: llmName,
     systemInstruction: sections.join('\n\n'),
-    contents: await requestProcessors.compress(
-      agent,
-      ctx,
-      buildContents(ctx, agent.name, agent.includeContents),
-    ),
+    contents,
     config,
   };
   const declarations = [];
@@ -254,7 +258,8 @@ async function* step(
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
   const tools = await resolveTools(agent, ctx);
-  const request = await buildRequest(agent, ctx, tools);
+  const contents = yield* compressedContents(agent, ctx);
+  const request = await buildRequest(agent, ctx, tools, contents);
 
   const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
   if (max > 0 && ++ctx.shared.llmCalls > max) {
@@ -301,13 +306,18 @@ async function* step(
     result.done = true;
     return;
   }
-  const responseEvent = await executeFunctionCalls(ctx, calls, tools.byName, agent.callbacks);
-  if (ctx.signal.aborted) throw new CancelledError();
+  const responseEvent = yield* runCalls(ctx, calls, tools, agent);
   if (responseEvent) yield responseEvent;
+  const confirmation = responseEvent && confirmationRequestEvent(ctx, calls, responseEvent);
+  if (confirmation) {
+    yield confirmation;
+    result.done = true;
+    return;
+  }
 
   const transferTo = responseEvent?.actions.transferToAgent;
   if (transferTo) {
-    const target = requestProcessors.transferTarget(agent, transferTo);
+    const target = ctx.rootAgent.findAgent(transferTo);
     if (target) {
       yield* target.run(ctx);
       result.done = true;
@@ -330,11 +340,90 @@ export async function* runLlmFlow(
   agent: LlmAgent,
   ctx: InvocationContext,
 ): AsyncGenerator<Event, void, undefined> {
-  const resumed = yield* requestProcessors.resume(agent, ctx);
-  if (resumed === 'stop') return;
+  const confirmed = pendingConfirmations(ctx);
+  if (confirmed.length > 0) {
+    // The user answered confirmation requests: run (or reject) those calls, then continue.
+    const tools = await resolveTools(agent, ctx);
+    const confirmations = new Map(confirmed.map((c) => [c.call.id, c.confirmation]));
+    const responseEvent = yield* runCalls(
+      ctx,
+      confirmed.map((c) => c.call),
+      tools,
+      agent,
+      confirmations,
+    );
+    if (responseEvent) yield responseEvent;
+    if (!responseEvent || ctx.ended) return;
+  }
   while (!ctx.ended) {
     const result: StepResult = { done: false };
     yield* step(agent, ctx, result);
     if (result.done) return;
   }
+}
+
+/** Runs a model turn's calls concurrently, yielding events that tools emit meanwhile (AgentTool). */
+async function* runCalls(
+  ctx: InvocationContext,
+  calls: FunctionCall[],
+  tools: ResolvedTools,
+  agent: LlmAgent,
+  confirmations?: Map<string, ToolConfirmation>,
+): AsyncGenerator<Event, Event | undefined, undefined> {
+  const emitted: Event[] = [];
+  let wake: (() => void) | undefined;
+  const emit = (event: Event) => {
+    emitted.push(event);
+    wake?.();
+  };
+  let settled = false;
+  const running = executeFunctionCalls(
+    ctx.with({ emit }),
+    calls,
+    tools.byName,
+    agent.callbacks,
+    confirmations,
+  ).finally(() => {
+    settled = true;
+    wake?.();
+  });
+  while (!settled || emitted.length > 0) {
+    const next = emitted.shift();
+    if (next) {
+      yield next;
+      continue;
+    }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  const responseEvent = await running;
+  if (ctx.signal.aborted) throw new CancelledError();
+  return responseEvent;
+}
+
+/** The history for the next request, after the agent's (or the runner's) context compressors. */
+async function* compressedContents(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+): AsyncGenerator<Event, Content[], undefined> {
+  let contents = buildContents(ctx, agent.name, agent.includeContents);
+  const compressors: ContextCompressor[] = agent.contextCompression ?? ctx.contextCompression ?? [];
+  for (const compressor of compressors) {
+    const result: CompressionResult = await compressor.compress({
+      contents,
+      context: ctx,
+      agentName: agent.name,
+    });
+    if (Array.isArray(result)) {
+      contents = result;
+      continue;
+    }
+    for (const event of result.events) yield event;
+    // A committed compaction changes the history: build it again from the session.
+    contents =
+      result.events.length > 0 ? buildContents(ctx, agent.name, agent.includeContents) : result.contents;
+  }
+  return contents;
 }

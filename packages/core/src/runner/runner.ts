@@ -1,4 +1,4 @@
-import type { BaseAgent } from '../agents/base-agent.js';
+import { asArray, type BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
@@ -13,6 +13,7 @@ import {
 } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
 import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
+import type { ContextCompressor } from '../flow/compression.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -35,6 +36,8 @@ export interface RunnerOptions {
   autoCreateSession?: boolean;
   /** A second run on a session that has one in progress: wait for it (default) or fail at once. */
   concurrentRuns?: 'queue' | 'reject';
+  /** Context compression for every LlmAgent that has none of its own. */
+  contextCompression?: ContextCompressor | ContextCompressor[];
 }
 
 export interface RunParams {
@@ -63,6 +66,7 @@ export class Runner {
   readonly models: ModelRegistry;
   private readonly autoCreateSession: boolean;
   private readonly concurrentRuns: 'queue' | 'reject';
+  private readonly contextCompression: ContextCompressor[] | undefined;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(options: RunnerOptions) {
@@ -76,6 +80,8 @@ export class Runner {
     this.models = options.models ?? defaultModelRegistry;
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
+    this.contextCompression =
+      options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
   }
 
   /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
@@ -145,6 +151,7 @@ export class Runner {
       userContent: params.newMessage,
       shared,
       trace,
+      contextCompression: this.contextCompression,
     });
     let failure: unknown;
     try {
@@ -246,12 +253,10 @@ export class Runner {
   }
 }
 
-/** ADK's rule: the agent and every ancestor below the root are LlmAgents that allow transfer back. */
+/** ADK's rule: the agent and every ancestor are LlmAgents that allow transfer back to their parent. */
 function mayBeReturnedTo(agent: BaseAgent): boolean {
-  let current: BaseAgent | undefined = agent;
-  while (current?.parentAgent) {
+  for (let current: BaseAgent | undefined = agent; current; current = current.parentAgent) {
     if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
-    current = current.parentAgent;
   }
   return true;
 }

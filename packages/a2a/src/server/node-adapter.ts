@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host ?? 'localhost';
+  const url = new URL(req.url ?? '/', `http://${host}`);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** Adapts a Fetch-API handler to Node's `(req, res)` listener (http.createServer, Express, ...). */
+export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    void (async () => {
+      let response: Response;
+      try {
+        response = await handler(toRequest(req, abort.signal));
+      } catch {
+        response = new Response('Internal error', { status: 500 });
+      }
+      const headers: Record<string, string | string[]> = {};
+      response.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
+      res.writeHead(response.status, headers);
+      if (!response.body) {
+        res.end();
+        return;
+      }
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+      const reader = response.body.getReader();
+      abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), {
+        once: true,
+      });
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (!res.write(value)) await new Promise<void>((r) => res.once('drain', () => r()));
+        }
+      } catch {
+        // client went away or the stream failed; nothing more to send
+      } finally {
+        res.end();
+      }
+    })();
+  };
+}
+
+export interface ListeningServer {
+  server: Server;
+  /** e.g. http://127.0.0.1:43123 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a Node HTTP server for a Fetch-API handler. Binds 127.0.0.1 unless told otherwise. */
+export async function listen(
+  handler: FetchHandler,
+  options: { port?: number; host?: string } = {},
+): Promise<ListeningServer> {
+  const server = createServer(toNodeListener(handler));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,165 @@
+import { describeError, errorCodeOf } from '../errors/errors.js';
+import { createEvent, type Event } from '../events/event.js';
+import { BaseAgent, type BaseAgentOptions } from './base-agent.js';
+import type { InvocationContext } from './invocation-context.js';
+
+/** Runs its sub-agents one after another in the same branch; each sees what the previous wrote. */
+export class SequentialAgent extends BaseAgent {
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    for (const sub of this.subAgents) {
+      if (ctx.ended) return;
+      yield* sub.run(ctx);
+    }
+  }
+}
+
+export interface LoopAgentOptions extends BaseAgentOptions {
+  /** Stop after this many passes over the sub-agents (default: until an escalation). */
+  maxIterations?: number;
+}
+
+/** Runs its sub-agents in order, repeatedly, until one escalates (e.g. `exit_loop`) or maxIterations. */
+export class LoopAgent extends BaseAgent {
+  readonly maxIterations: number | undefined;
+
+  constructor(options: LoopAgentOptions) {
+    super(options);
+    this.maxIterations = options.maxIterations;
+  }
+
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    for (let i = 0; this.maxIterations === undefined || i < this.maxIterations; i++) {
+      for (const sub of this.subAgents) {
+        let escalated = false;
+        for await (const event of sub.run(ctx)) {
+          yield event;
+          if (event.actions.escalate) escalated = true;
+        }
+        if (escalated || ctx.ended) return;
+      }
+      if (this.subAgents.length === 0) return;
+    }
+  }
+}
+
+export interface ParallelAgentOptions extends BaseAgentOptions {
+  /** Abort the other branches as soon as one fails (default: let them finish). */
+  failFast?: boolean;
+}
+
+type BranchItem = { kind: 'event'; event: Event; ack: () => void } | { kind: 'done' };
+
+/**
+ * Runs its sub-agents concurrently, each on its own branch (`parent.child`, so each sees only its
+ * own history), and yields their events as they occur. A branch does not continue until its last
+ * event has been committed. A failing branch becomes an error event; the others finish unless
+ * `failFast` is set.
+ */
+export class ParallelAgent extends BaseAgent {
+  readonly failFast: boolean;
+
+  constructor(options: ParallelAgentOptions) {
+    super(options);
+    this.failFast = options.failFast ?? false;
+  }
+
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    const items: BranchItem[] = [];
+    let wake: (() => void) | undefined;
+    let closed = false;
+    const push = (item: BranchItem) => {
+      // Once the consumer has stopped, nothing waits for events any more.
+      if (closed) {
+        if (item.kind === 'event') item.ack();
+        return;
+      }
+      items.push(item);
+      wake?.();
+    };
+
+    const branches = this.subAgents.map(async (sub) => {
+      const branch = `${ctx.branch ?? this.name}.${sub.name}`;
+      const child = ctx.with({ branch, signal: controller.signal });
+      try {
+        for await (const event of sub.run(child)) {
+          await new Promise<void>((ack) => push({ kind: 'event', event, ack }));
+        }
+      } catch (error) {
+        if (!controller.signal.aborted) {
+          const event = createEvent({
+            invocationId: ctx.invocationId,
+            author: sub.name,
+            branch,
+            errorCode: errorCodeOf(error),
+            errorMessage: `Branch ${sub.name} failed: ${describeError(error)}`,
+          });
+          await new Promise<void>((ack) => push({ kind: 'event', event, ack }));
+          if (this.failFast) controller.abort(error);
+        }
+      } finally {
+        push({ kind: 'done' });
+      }
+    });
+
+    let running = branches.length;
+    let current: BranchItem | undefined;
+    try {
+      while (running > 0) {
+        const item = items.shift();
+        if (!item) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          continue;
+        }
+        if (item.kind === 'done') {
+          running--;
+          continue;
+        }
+        current = item;
+        yield item.event;
+        current = undefined;
+        item.ack();
+      }
+    } finally {
+      closed = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (running > 0) {
+        // The consumer stopped early: stop the branches and release any waiting on an ack.
+        controller.abort();
+        if (current?.kind === 'event') current.ack();
+        for (const item of items) if (item.kind === 'event') item.ack();
+      }
+      await Promise.allSettled(branches);
+    }
+  }
+}
+
+export interface FunctionAgentOptions extends BaseAgentOptions {
+  run: (context: InvocationContext, agent: FunctionAgent) => AsyncIterable<Event>;
+}
+
+/** A custom agent from an async generator function, for logic that needs no subclass. */
+export class FunctionAgent extends BaseAgent {
+  private readonly body: FunctionAgentOptions['run'];
+
+  constructor(options: FunctionAgentOptions) {
+    super(options);
+    this.body = options.run;
+  }
+
+  /** An event authored by this agent in the given context. */
+  event(ctx: InvocationContext, fields: Partial<Event>): Event {
+    return this.makeEvent(ctx, fields);
+  }
+
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    yield* this.body(ctx, this);
+  }
+}

@@ -1,0 +1,97 @@
+import type { InvocationContext } from '../agents/invocation-context.js';
+import type { FunctionCall } from '../events/content.js';
+import {
+  createEvent,
+  type Event,
+  eventFunctionCalls,
+  type ToolConfirmation,
+  toolConfirmationSchema,
+} from '../events/event.js';
+import { newFunctionCallId } from '../utils/ids.js';
+import { isPlainObject } from '../utils/json.js';
+
+/** The function call the framework sends to the user to ask for a tool-call confirmation. */
+export const REQUEST_CONFIRMATION = 'adk_request_confirmation';
+
+/**
+ * After a response event that requested confirmations: one event with an
+ * `adk_request_confirmation` call per pending call, marked long-running so the invocation pauses.
+ * The user answers with a function response for that call: `{ confirmed: boolean, payload? }`.
+ */
+export function confirmationRequestEvent(
+  ctx: InvocationContext,
+  calls: FunctionCall[],
+  responseEvent: Event,
+): Event | undefined {
+  const requested = responseEvent.actions.requestedToolConfirmations;
+  if (!requested) return undefined;
+  const parts = [];
+  const ids: string[] = [];
+  for (const call of calls) {
+    const confirmation = requested[call.id];
+    if (!confirmation) continue;
+    const id = newFunctionCallId();
+    ids.push(id);
+    parts.push({
+      functionCall: {
+        id,
+        name: REQUEST_CONFIRMATION,
+        args: {
+          originalFunctionCall: { id: call.id, name: call.name, args: call.args },
+          toolConfirmation: confirmation,
+        },
+      },
+    });
+  }
+  if (parts.length === 0) return undefined;
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author: ctx.agent.name,
+    branch: ctx.branch,
+    content: { role: 'model', parts },
+    longRunningToolIds: ids,
+  });
+}
+
+export interface ConfirmedCall {
+  call: FunctionCall;
+  confirmation: ToolConfirmation;
+}
+
+/**
+ * The calls the user has just confirmed or rejected: the latest user event's responses to
+ * `adk_request_confirmation`, matched with the original calls they were asked for.
+ */
+export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
+  const events = ctx.session.events;
+  const last = events.at(-1);
+  if (!last || last.author !== 'user') return [];
+  const answers = new Map<string, ToolConfirmation>();
+  for (const part of last.content?.parts ?? []) {
+    const r = part.functionResponse;
+    if (r?.name !== REQUEST_CONFIRMATION) continue;
+    const parsed = toolConfirmationSchema.safeParse(r.response);
+    answers.set(r.id, parsed.success ? parsed.data : { confirmed: false, payload: r.response });
+  }
+  if (answers.size === 0) return [];
+  const out: ConfirmedCall[] = [];
+  for (let i = events.length - 2; i >= 0 && answers.size > 0; i--) {
+    for (const call of eventFunctionCalls(events[i] as Event)) {
+      const answer = answers.get(call.id);
+      if (!answer || call.name !== REQUEST_CONFIRMATION) continue;
+      answers.delete(call.id);
+      const original = call.args.originalFunctionCall;
+      if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
+        continue;
+      out.push({
+        call: {
+          id: original.id,
+          name: original.name,
+          args: isPlainObject(original.args) ? original.args : {},
+        },
+        confirmation: answer,
+      });
+    }
+  }
+  return out;
+}
