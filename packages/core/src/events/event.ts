@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
 import { contentSchema, type FunctionCall, functionCallsOf, functionResponsesOf } from './content.js';
 
@@ -73,13 +74,24 @@ export function emptyActions(): EventActions {
   return { stateDelta: {}, artifactDelta: {} };
 }
 
+let lastTimestamp = 0;
+
+/**
+ * Current time in ms with µs resolution, strictly increasing within the process, so events of one
+ * session never share a timestamp (compaction ranges and `after` filters rely on the order).
+ */
+export function eventTimestamp(): number {
+  lastTimestamp = strictlyAfter(lastTimestamp);
+  return lastTimestamp;
+}
+
 /** Creates an event with a fresh id and timestamp; fields given override the defaults. */
 export function createEvent(init: EventInit): Event {
   const { actions, ...rest } = init;
   const event: Event = {
     ...rest,
     id: init.id ?? newId(),
-    timestamp: init.timestamp ?? Date.now(),
+    timestamp: init.timestamp ?? eventTimestamp(),
     actions: { stateDelta: {}, artifactDelta: {}, ...actions },
   };
   return event;

@@ -35,14 +35,20 @@ function turnModel() {
 
 async function talk(runner: Runner, turns: number) {
   for (let i = 1; i <= turns; i++) {
-    for await (const _ of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent(`question ${i}`) })) {
+    for await (const _ of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent(`question ${i}`),
+    })) {
       // drain
     }
   }
 }
 
 const roles = (contents: Content[]) =>
-  contents.map((c) => (c.parts[0]?.functionCall ? 'call' : c.parts[0]?.functionResponse ? 'response' : c.role));
+  contents.map((c) =>
+    c.parts[0]?.functionCall ? 'call' : c.parts[0]?.functionResponse ? 'response' : c.role,
+  );
 
 function pairsIntact(contents: Content[]): boolean {
   const calls = new Set<string>();
@@ -58,8 +64,18 @@ function pairsIntact(contents: Content[]): boolean {
 describe('context compression through the Runner', () => {
   it('truncate keeps the newest contents and never starts with an orphaned function response', async () => {
     const model = turnModel();
-    const agent = new LlmAgent({ name: 'a', model, tools: [lookup], contextCompression: truncate({ maxContents: 5 }) });
-    const runner = new Runner({ appName: 'app', agent, sessionService: new InMemorySessionService(), autoCreateSession: true });
+    const agent = new LlmAgent({
+      name: 'a',
+      model,
+      tools: [lookup],
+      contextCompression: truncate({ maxContents: 5 }),
+    });
+    const runner = new Runner({
+      appName: 'app',
+      agent,
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
     await talk(runner, 3);
     // Request 6 (turn 3, after the tool) would have 11 contents; the 5 newest start with a response,
     // so its call is kept too.
@@ -87,8 +103,18 @@ describe('context compression through the Runner', () => {
 
   it('tokenBudget keeps the newest contents within the budget, by estimate or by the model’s count', async () => {
     const model = turnModel();
-    const agent = new LlmAgent({ name: 'a', model, tools: [lookup], contextCompression: tokenBudget({ maxTokens: 40 }) });
-    const runner = new Runner({ appName: 'app', agent, sessionService: new InMemorySessionService(), autoCreateSession: true });
+    const agent = new LlmAgent({
+      name: 'a',
+      model,
+      tools: [lookup],
+      contextCompression: tokenBudget({ maxTokens: 40 }),
+    });
+    const runner = new Runner({
+      appName: 'app',
+      agent,
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
     await talk(runner, 5);
     for (const r of model.requests) expect(pairsIntact(r.contents)).toBe(true);
     expect(model.requests.at(-1)!.contents.length).toBeLessThan(19);
@@ -108,7 +134,12 @@ describe('context compression through the Runner', () => {
         },
       }),
     });
-    const runner2 = new Runner({ appName: 'app', agent: agent2, sessionService: new InMemorySessionService(), autoCreateSession: true });
+    const runner2 = new Runner({
+      appName: 'app',
+      agent: agent2,
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
     await talk(runner2, 3);
     expect(counted.length).toBeGreaterThan(0);
     for (const r of model2.requests) {
@@ -118,7 +149,9 @@ describe('context compression through the Runner', () => {
   });
 
   it('llmSummarizer commits a compaction event; later requests use the summary while raw events stay', async () => {
-    const summarizer = new ScriptedModel({ respond: (req) => `SUMMARY(${req.contents[0]?.parts[0]?.text?.split('\n').length} lines)` });
+    const summarizer = new ScriptedModel({
+      respond: (req) => `SUMMARY(${req.contents[0]?.parts[0]?.text?.split('\n').length} lines)`,
+    });
     const model = new ScriptedModel({ respond: (req) => `reply to ${req.contents.at(-1)?.parts[0]?.text}` });
     const sessionService = new InMemorySessionService();
     const agent = new LlmAgent({
@@ -136,7 +169,10 @@ describe('context compression through the Runner', () => {
     // all raw events are still in the session
     expect(events.filter((e) => e.content).length).toBe(8);
     const last = model.requests.at(-1)!.contents;
-    expect(last[0]?.parts.map((p) => p.text)).toEqual(['Summary of the earlier conversation:', 'SUMMARY(5 lines)']);
+    expect(last[0]?.parts.map((p) => p.text)).toEqual([
+      'Summary of the earlier conversation:',
+      'SUMMARY(5 lines)',
+    ]);
     expect(last.slice(1).map((c) => c.parts[0]?.text)).toEqual(['reply to question 3', 'question 4']);
   });
 });

@@ -1,4 +1,5 @@
 import type { Event } from '../events/event.js';
+import { strictlyAfter } from '../utils/clock.js';
 
 export interface Session {
   readonly id: string;
@@ -74,10 +75,5 @@ export interface SessionService {
 
 /** Next strictly increasing update time (ms with µs resolution) after `previous`. */
 export function nextUpdateTime(previous: number): number {
-  const now = Math.round(performanceNowMs() * 1000) / 1000;
-  return now > previous ? now : Math.round((previous + 0.001) * 1000) / 1000;
-}
-
-function performanceNowMs(): number {
-  return performance.timeOrigin + performance.now();
+  return strictlyAfter(previous);
 }
