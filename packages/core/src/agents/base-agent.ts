@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
-import { createEvent, type Event, type EventActions, hasActions } from '../events/event.js';
+import { createEvent, type Event, type EventFields, hasActions } from '../events/event.js';
 import type { AgentHookArgs, MaybePromise } from '../plugins/plugin.js';
 import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
 import { CallbackContext } from './callback-context.js';
@@ -139,10 +139,7 @@ export abstract class BaseAgent {
   protected abstract runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
 
   /** An event for the agent with the given content and actions. */
-  protected makeEvent(
-    ctx: InvocationContext,
-    fields: Partial<Event> & { actions?: Partial<EventActions> },
-  ): Event {
+  protected makeEvent(ctx: InvocationContext, fields: EventFields): Event {
     return createEvent({ invocationId: ctx.invocationId, author: this.name, branch: ctx.branch, ...fields });
   }
 

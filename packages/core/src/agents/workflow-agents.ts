@@ -1,5 +1,5 @@
 import { describeError, errorCodeOf } from '../errors/errors.js';
-import { createEvent, type Event } from '../events/event.js';
+import { createEvent, type Event, type EventFields } from '../events/event.js';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.js';
 import type { InvocationContext } from './invocation-context.js';
 
@@ -155,7 +155,7 @@ export class FunctionAgent extends BaseAgent {
   }
 
   /** An event authored by this agent in the given context. */
-  event(ctx: InvocationContext, fields: Partial<Event>): Event {
+  event(ctx: InvocationContext, fields: EventFields): Event {
     return this.makeEvent(ctx, fields);
   }
 

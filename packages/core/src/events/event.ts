@@ -70,6 +70,9 @@ export type EventInit = Partial<Omit<Event, 'actions'>> & {
   actions?: Partial<EventActions>;
 };
 
+/** Event fields an agent sets; id, timestamp, invocation, author and branch are filled in. */
+export type EventFields = Partial<Omit<Event, 'actions'>> & { actions?: Partial<EventActions> };
+
 export function emptyActions(): EventActions {
   return { stateDelta: {}, artifactDelta: {} };
 }

@@ -65,7 +65,7 @@ export interface ConfirmedCall {
 export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const events = ctx.session.events;
   const last = events.at(-1);
-  if (!last || last.author !== 'user') return [];
+  if (last?.author !== 'user') return [];
   const answers = new Map<string, ToolConfirmation>();
   for (const part of last.content?.parts ?? []) {
     const r = part.functionResponse;
