@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     passWithNoTests: true,
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Starts a throwaway PostgreSQL cluster (or records why the Postgres suites are skipped).
+    globalSetup: ['src/__fixtures__/postgres-cluster.ts'],
   },
 });

@@ -1,1 +1,27 @@
-export const packageName = '@adk/session-sql';
+export {
+  type DatabaseLocation,
+  type KyselyFromUrlOptions,
+  kyselyFromUrl,
+  parseDatabaseUrl,
+} from './connect.js';
+export { detectFamily, type SqlFamily } from './dialects/flavor.js';
+export {
+  type NodeSqliteDatabase,
+  type NodeSqliteStatement,
+  nodeSqliteDatabase,
+  nodeSqliteDialect,
+} from './dialects/node-sqlite-dialect.js';
+export {
+  PgliteDialect,
+  type PgliteDialectConfig,
+  type PgliteLike,
+  type PgliteQueryable,
+} from './dialects/pglite-dialect.js';
+export {
+  type MigrateOptions,
+  migrateToLatest,
+  sessionMigrations,
+  sessionMigrator,
+} from './schema/migrations.js';
+export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
+export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';

@@ -1,0 +1,99 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '@adk/core';
+import { Kysely, PostgresDialect } from 'kysely';
+import { nodeSqliteDialect } from './dialects/node-sqlite-dialect.js';
+import { PgliteDialect, type PgliteLike } from './dialects/pglite-dialect.js';
+import type { AnyKysely } from './sql-session-service.js';
+
+/** Where a database URL points. */
+export type DatabaseLocation =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string | undefined }
+  | { kind: 'sqlite'; path: string };
+
+const MEMORY = new Set(['', 'memory', ':memory:', 'memory:']);
+
+/**
+ * Parses `postgres://…` / `postgresql://…`, `pglite://memory` / `pglite://path/to/dir`
+ * (`pglite:///abs/dir` for an absolute path) and `sqlite://:memory:` / `sqlite://path/to/file.db`.
+ */
+export function parseDatabaseUrl(url: string): DatabaseLocation {
+  const match = /^([a-z][a-z0-9+.-]*):(?:\/\/)?(.*)$/i.exec(url);
+  const scheme = match?.[1]?.toLowerCase();
+  const rest = match?.[2] ?? '';
+  switch (scheme) {
+    case 'postgres':
+    case 'postgresql':
+      return { kind: 'postgres', url };
+    case 'pglite':
+      return { kind: 'pglite', dataDir: MEMORY.has(rest) ? undefined : decodeURIComponent(rest) };
+    case 'sqlite':
+      return { kind: 'sqlite', path: MEMORY.has(rest) ? ':memory:' : decodeURIComponent(rest) };
+    default:
+      throw new ConfigError(
+        `Unsupported database URL ${JSON.stringify(redact(url))}: use postgres://…, pglite://memory, pglite://<dir> or sqlite://<file>`,
+      );
+  }
+}
+
+export interface KyselyFromUrlOptions {
+  /** Postgres pool size (default: pg's default, 10). */
+  maxConnections?: number;
+}
+
+/**
+ * Builds a Kysely instance from a URL. Drivers are imported here, on demand, so only the one used
+ * must be installed: `pg` for Postgres, `@electric-sql/pglite` for PGlite; SQLite uses Node's
+ * built-in `node:sqlite`.
+ */
+export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions = {}): Promise<AnyKysely> {
+  const location = parseDatabaseUrl(url);
+  switch (location.kind) {
+    case 'postgres': {
+      const pg = await importDriver<typeof import('pg')>('pg', 'postgres://');
+      const Pool = pg.default?.Pool ?? pg.Pool;
+      const pool = new Pool({
+        connectionString: location.url,
+        ...(options.maxConnections ? { max: options.maxConnections } : {}),
+      });
+      return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    }
+    case 'pglite': {
+      const { PGlite } = await importDriver<typeof import('@electric-sql/pglite')>(
+        '@electric-sql/pglite',
+        'pglite://',
+      );
+      const dataDir = location.dataDir;
+      if (dataDir !== undefined) await mkdir(resolve(dataDir), { recursive: true });
+      const pglite: PgliteLike = dataDir === undefined ? new PGlite() : new PGlite(resolve(dataDir));
+      return new Kysely<unknown>({ dialect: new PgliteDialect({ pglite }) });
+    }
+    case 'sqlite': {
+      const { DatabaseSync } = await importDriver<typeof import('node:sqlite')>('node:sqlite', 'sqlite://');
+      const file = location.path;
+      if (file !== ':memory:') await mkdir(dirname(resolve(file)), { recursive: true });
+      const db = new DatabaseSync(file === ':memory:' ? file : resolve(file));
+      db.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+      if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+      return new Kysely<unknown>({ dialect: nodeSqliteDialect(db) });
+    }
+  }
+}
+
+async function importDriver<T>(specifier: string, scheme: string): Promise<T> {
+  try {
+    return (await import(specifier)) as T;
+  } catch (error) {
+    throw new ConfigError(
+      specifier === 'node:sqlite'
+        ? `${scheme} URLs need node:sqlite (Node ≥ 22.5)`
+        : `${scheme} URLs need the optional peer dependency ${specifier}: install it next to @adk/session-sql`,
+      { cause: error },
+    );
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+}

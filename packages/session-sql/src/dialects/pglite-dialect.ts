@@ -1,0 +1,215 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  PGliteAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/** The part of a PGlite transaction this dialect uses (structural, so PGlite stays optional). */
+export interface PgliteQueryable {
+  query<T>(
+    query: string,
+    params?: unknown[],
+    options?: { rowMode?: 'object' | 'array' },
+  ): Promise<{ rows: T[]; affectedRows?: number }>;
+}
+
+/** The part of `@electric-sql/pglite`'s `PGlite` this dialect uses. */
+export interface PgliteLike extends PgliteQueryable {
+  readonly closed: boolean;
+  readonly waitReady: Promise<void>;
+  transaction<T>(callback: (tx: PgliteQueryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface PgliteDialectConfig {
+  /** A PGlite instance, or a function that makes one on first use. */
+  pglite: PgliteLike | (() => PgliteLike | Promise<PgliteLike>);
+  /** Close the PGlite instance when the Kysely instance is destroyed. Default true. */
+  closeOnDestroy?: boolean;
+}
+
+/**
+ * Kysely dialect for embedded PGlite. PGlite is one connection, so the driver hands it to one
+ * query or transaction at a time: a transaction holds it until commit or rollback and queries from
+ * elsewhere wait instead of running inside someone else's transaction.
+ */
+export class PgliteDialect implements Dialect {
+  constructor(private readonly config: PgliteDialectConfig) {}
+
+  createAdapter(): DialectAdapter {
+    return new PGliteAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PgliteDriver(this.config);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect contract takes Kysely<any>
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
+
+class PgliteDriver implements Driver {
+  private pglite: PgliteLike | undefined;
+  private connection: PgliteConnection | undefined;
+  private readonly mutex = new Mutex();
+
+  constructor(private readonly config: PgliteDialectConfig) {}
+
+  async init(): Promise<void> {
+    const source = this.config.pglite;
+    this.pglite = typeof source === 'function' ? await source() : source;
+    if (this.pglite.closed) throw new Error('The PGlite instance is already closed');
+    await this.pglite.waitReady;
+    this.connection = new PgliteConnection(this.pglite);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    if (!this.connection) {
+      this.mutex.unlock();
+      throw new Error('PgliteDriver used before init or after destroy');
+    }
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await (connection as PgliteConnection).begin(settings);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PgliteConnection).end(true);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PgliteConnection).end(false);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdent(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdent(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdent(name)}`));
+  }
+
+  async destroy(): Promise<void> {
+    const pglite = this.pglite;
+    this.connection = undefined;
+    this.pglite = undefined;
+    if (pglite && !pglite.closed && this.config.closeOnDestroy !== false) await pglite.close();
+  }
+}
+
+const ROLLBACK = Symbol('rollback');
+
+class PgliteConnection implements DatabaseConnection {
+  private tx: PgliteQueryable | undefined;
+  private finish: ((commit: boolean) => void) | undefined;
+  private done: Promise<unknown> | undefined;
+
+  constructor(private readonly pglite: PgliteLike) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await (this.tx ?? this.pglite).query<R>(compiled.sql, [...compiled.parameters], {
+      rowMode: 'object',
+    });
+    return {
+      rows: result.rows ?? [],
+      ...(result.affectedRows != null ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not supported by PGlite
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported by PGlite');
+  }
+
+  /**
+   * Runs the transaction through PGlite's own `transaction()`, which also keeps other users of the
+   * same PGlite instance out until it ends.
+   */
+  async begin(settings: TransactionSettings): Promise<void> {
+    let started!: (tx: PgliteQueryable) => void;
+    let failedToStart!: (error: unknown) => void;
+    const ready = new Promise<PgliteQueryable>((resolve, reject) => {
+      started = resolve;
+      failedToStart = reject;
+    });
+    const outcome = new Promise<boolean>((resolve) => {
+      this.finish = resolve;
+    });
+    this.done = this.pglite.transaction(async (tx) => {
+      started(tx);
+      if (!(await outcome)) throw ROLLBACK;
+    });
+    this.done.catch(failedToStart);
+    this.tx = await ready;
+    const characteristics: string[] = [];
+    if (settings.isolationLevel) characteristics.push(`isolation level ${settings.isolationLevel}`);
+    if (settings.accessMode) characteristics.push(settings.accessMode);
+    if (characteristics.length > 0) await this.tx.query(`set transaction ${characteristics.join(', ')}`);
+  }
+
+  async end(commit: boolean): Promise<void> {
+    const done = this.done;
+    this.finish?.(commit);
+    this.tx = undefined;
+    this.finish = undefined;
+    this.done = undefined;
+    try {
+      await done;
+    } catch (error) {
+      if (error !== ROLLBACK && commit) throw error;
+    }
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A FIFO lock: one holder at a time. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.release = release;
+  }
+
+  unlock(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+}

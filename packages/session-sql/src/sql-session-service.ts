@@ -1,0 +1,379 @@
+import {
+  AlreadyExistsError,
+  applyEventToSession,
+  type CreateSessionParams,
+  type Event,
+  type GetSessionParams,
+  type ListSessionsParams,
+  type ListSessionsResult,
+  mergeState,
+  NotFoundError,
+  newId,
+  nextUpdateTime,
+  persistableEvent,
+  type Session,
+  type SessionKey,
+  type SessionService,
+  StaleSessionError,
+  splitStateDelta,
+  ValidationError,
+} from '@adk/core';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
+import {
+  decodePageToken,
+  type EventRow,
+  encodePageToken,
+  eventFromRow,
+  microsFromMs,
+  msFromMicros,
+  parseState,
+} from './rows.js';
+import { migrateToLatest } from './schema/migrations.js';
+import { type Tables, tablesFor } from './schema/tables.js';
+
+/**
+ * Any Kysely instance: the service only runs its own SQL through it, whatever the caller's
+ * database type parameter is.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely<DB> is invariant in DB; accept every DB type
+export type AnyKysely = Kysely<any>;
+
+export interface SqlSessionServiceOptions {
+  /** The database. PGlite, Postgres (`pg`) and SQLite (`node:sqlite`) dialects are supported. */
+  db: AnyKysely;
+  /** Prefix of the four tables (default `adk_`). */
+  tablePrefix?: string;
+  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
+  dialect?: SqlFamily;
+  /**
+   * Run the migrations before the first query (default true). Set false when migrations are run
+   * explicitly, e.g. with `migrateToLatest(db)` in a deploy step.
+   */
+  migrate?: boolean;
+  /** Destroy `db` in close() (default false: the caller owns it). */
+  destroyOnClose?: boolean;
+}
+
+interface SessionRow {
+  app_name: string;
+  user_id: string;
+  id: string;
+  state: string;
+  updated_us: number | string;
+  app_state: string | null;
+  user_state: string | null;
+}
+
+/** Migrations already run (or running) per database and prefix, so many services migrate once. */
+const migrated = new WeakMap<AnyKysely, Map<string, Promise<unknown>>>();
+
+/**
+ * The production SessionService: sessions, events and shared state in Postgres, PGlite or SQLite,
+ * through Kysely. See the package README for the schema and the guarantees.
+ */
+export class SqlSessionService implements SessionService {
+  readonly family: SqlFamily;
+  private readonly db: AnyKysely;
+  private readonly f: SqlFlavor;
+  private readonly t: Tables;
+  private readonly options: SqlSessionServiceOptions;
+  private readonly sessions;
+  private readonly events;
+  private readonly appStates;
+  private readonly userStates;
+
+  constructor(options: SqlSessionServiceOptions) {
+    this.options = options;
+    this.db = options.db;
+    this.family = options.dialect ?? detectFamily(options.db);
+    this.f = flavorOf(this.family);
+    this.t = tablesFor(options.tablePrefix);
+    this.sessions = sql.table(this.t.sessions);
+    this.events = sql.table(this.t.events);
+    this.appStates = sql.table(this.t.appStates);
+    this.userStates = sql.table(this.t.userStates);
+  }
+
+  /**
+   * A service on its own database, built from a URL (`pglite://memory` when omitted): PGlite in
+   * memory or in a data directory, `sqlite://file.db`, or `postgres://…`. close() releases it.
+   */
+  static async fromUrl(
+    url = 'pglite://memory',
+    options: Omit<SqlSessionServiceOptions, 'db'> & KyselyFromUrlOptions = {},
+  ): Promise<SqlSessionService> {
+    const { maxConnections, ...rest } = options;
+    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    return new SqlSessionService({ destroyOnClose: true, ...rest, db });
+  }
+
+  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
+  async migrate(): Promise<void> {
+    let perDb = migrated.get(this.db);
+    if (!perDb) {
+      perDb = new Map();
+      migrated.set(this.db, perDb);
+    }
+    let running = perDb.get(this.t.prefix);
+    if (!running) {
+      running = migrateToLatest(this.db, { tablePrefix: this.t.prefix, dialect: this.family });
+      perDb.set(this.t.prefix, running);
+      running.catch(() => perDb.delete(this.t.prefix));
+    }
+    await running;
+  }
+
+  private async ready(): Promise<void> {
+    if (this.options.migrate !== false) await this.migrate();
+  }
+
+  async createSession(params: CreateSessionParams): Promise<Session> {
+    const sessionId = params.sessionId ?? newId();
+    if (!sessionId.trim()) throw new ValidationError('sessionId must not be empty');
+    const { appName, userId } = params;
+    const split = splitStateDelta(params.state ?? {});
+    const updateTime = nextUpdateTime(0);
+    const now = this.f.time(microsFromMs(updateTime));
+    await this.ready();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const inserted = await sql`
+        insert into ${this.sessions} (app_name, user_id, id, state, created_at, updated_at)
+        values (${appName}, ${userId}, ${sessionId}, ${this.f.json(split.session)}, ${now}, ${now})
+        on conflict do nothing`.execute(trx);
+      if (inserted.numAffectedRows === 0n) {
+        throw new AlreadyExistsError(
+          `Session ${sessionId} already exists for app ${appName}, user ${userId}`,
+        );
+      }
+      // Shared rows are created on first use, so that empty scopes read back as {}.
+      await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
+      await this.upsertState(
+        trx,
+        this.userStates,
+        sql`app_name, user_id`,
+        [appName, userId],
+        split.user,
+        now,
+      );
+      return this.selectSession(trx, { appName, userId, sessionId });
+    });
+    if (!row) throw new NotFoundError(`Session ${sessionId} vanished while it was being created`);
+    return this.toSession(row, []);
+  }
+
+  async getSession(params: GetSessionParams): Promise<Session | undefined> {
+    if (params.after !== undefined && !Number.isFinite(params.after))
+      throw new ValidationError(`after must be a finite time in ms, got ${params.after}`);
+    await this.ready();
+    // The session row first: an event appended between the two reads then makes this copy stale
+    // (a later append from it fails loudly) instead of silently missing an event.
+    const row = await this.selectSession(this.db, params);
+    if (!row) return undefined;
+    const events = await this.selectEvents(params);
+    return this.toSession(row, events);
+  }
+
+  async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
+    const { pageSize } = params;
+    if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 0))
+      throw new ValidationError(`pageSize must be a non-negative integer, got ${pageSize}`);
+    const limit = pageSize ? pageSize : undefined;
+    const cursor = params.pageToken ? decodePageToken(params.pageToken) : undefined;
+    const conditions: RawBuilder<unknown>[] = [sql`s.app_name = ${params.appName}`];
+    if (params.userId !== undefined) conditions.push(sql`s.user_id = ${params.userId}`);
+    if (cursor) {
+      const at = this.f.time(cursor.updatedMicros);
+      conditions.push(sql`(s.updated_at < ${at} or (s.updated_at = ${at} and (s.user_id > ${cursor.userId}
+        or (s.user_id = ${cursor.userId} and s.id > ${cursor.sessionId}))))`);
+    }
+    await this.ready();
+    const { rows } = await sql<SessionRow>`
+      ${this.sessionSelect()}
+      where ${sql.join(conditions, sql` and `)}
+      order by s.updated_at desc, s.user_id, s.id
+      ${limit === undefined ? sql`` : sql`limit ${limit + 1}`}`.execute(this.db);
+    const page = limit === undefined ? rows : rows.slice(0, limit);
+    const last = page.at(-1);
+    const hasMore = limit !== undefined && rows.length > limit;
+    return {
+      sessions: page.map((row) => this.toSession(row, [])),
+      ...(hasMore && last
+        ? {
+            nextPageToken: encodePageToken({
+              updatedMicros: Math.round(Number(last.updated_us)),
+              userId: last.user_id,
+              sessionId: last.id,
+            }),
+          }
+        : {}),
+    };
+  }
+
+  async deleteSession(params: SessionKey): Promise<void> {
+    await this.ready();
+    // The foreign key cascades too; deleting explicitly also covers SQLite without foreign_keys=ON.
+    await this.db.transaction().execute(async (trx) => {
+      await sql`delete from ${this.events}
+        where app_name = ${params.appName} and user_id = ${params.userId} and session_id = ${params.sessionId}`.execute(
+        trx,
+      );
+      await sql`delete from ${this.sessions}
+        where app_name = ${params.appName} and user_id = ${params.userId} and id = ${params.sessionId}`.execute(
+        trx,
+      );
+    });
+  }
+
+  async appendEvent(session: Session, event: Event): Promise<Event> {
+    if (event.partial) return event;
+    const persisted = persistableEvent(event);
+    const split = splitStateDelta(persisted.actions.stateDelta);
+    const updateTime = nextUpdateTime(session.lastUpdateTime);
+    const now = this.f.time(microsFromMs(updateTime));
+    const { appName, userId, id: sessionId } = session;
+    const f = this.f;
+    await this.ready();
+    await this.db.transaction().execute(async (trx) => {
+      // The optimistic check: only a copy as new as the stored session may append. On Postgres the
+      // row lock taken here also serializes concurrent appends to this session.
+      const sets = [sql`updated_at = ${now}`];
+      if (hasKeys(split.session)) sets.push(sql`state = ${f.mergeObject(sql`state`, split.session)}`);
+      const updated = await sql`
+        update ${this.sessions} set ${sql.join(sets)}
+        where app_name = ${appName} and user_id = ${userId} and id = ${sessionId}
+          and updated_at = ${f.time(microsFromMs(session.lastUpdateTime))}`.execute(trx);
+      if (updated.numAffectedRows === 0n) {
+        const stored = await this.selectSession(trx, { appName, userId, sessionId });
+        if (!stored)
+          throw new NotFoundError(`Session ${sessionId} not found for app ${appName}, user ${userId}`);
+        throw new StaleSessionError(
+          `Session ${sessionId} was modified after this copy was read (copy ${session.lastUpdateTime}, stored ${msFromMicros(stored.updated_us)}); reload it`,
+        );
+      }
+      const e = persisted;
+      const inserted = await sql`
+        insert into ${this.events} (id, app_name, user_id, session_id, seq, invocation_id, author, branch,
+          "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
+          error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
+          long_running_tool_ids)
+        values (${e.id}, ${appName}, ${userId}, ${sessionId},
+          (select coalesce(max(seq), 0) + 1 from ${this.events}
+            where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
+          ${e.invocationId}, ${e.author}, ${e.branch ?? null}, ${f.time(microsFromMs(e.timestamp))},
+          ${optionalJson(f, e.content)}, ${f.json(e.actions)}, ${f.bool(e.partial)}, ${f.bool(e.turnComplete)},
+          ${f.bool(e.interrupted)}, ${e.finishReason ?? null}, ${e.errorCode ?? null}, ${e.errorMessage ?? null},
+          ${optionalJson(f, e.customMetadata)}, ${optionalJson(f, e.usageMetadata)},
+          ${optionalJson(f, e.citationMetadata)}, ${optionalJson(f, e.groundingMetadata)},
+          ${f.textArray(e.longRunningToolIds)})
+        on conflict do nothing`.execute(trx);
+      if (inserted.numAffectedRows === 0n)
+        throw new AlreadyExistsError(`Event ${e.id} is already stored in session ${sessionId}`);
+      // Shared scopes are merged by the database (no read-modify-write), always app before user so
+      // that concurrent transactions lock rows in the same order.
+      if (hasKeys(split.app))
+        await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
+      if (hasKeys(split.user))
+        await this.upsertState(
+          trx,
+          this.userStates,
+          sql`app_name, user_id`,
+          [appName, userId],
+          split.user,
+          now,
+        );
+    });
+    applyEventToSession(session, persisted, updateTime);
+    return event;
+  }
+
+  async close(): Promise<void> {
+    if (this.options.destroyOnClose) await this.db.destroy();
+  }
+
+  private async upsertState(
+    executor: AnyKysely,
+    table: RawBuilder<unknown>,
+    keyColumns: RawBuilder<unknown>,
+    keys: string[],
+    delta: Record<string, unknown>,
+    now: RawBuilder<unknown>,
+  ): Promise<void> {
+    const values = sql.join(keys.map((k) => sql`${k}`));
+    const onConflict = hasKeys(delta)
+      ? sql`do update set state = ${this.f.mergeObject(sql`${table}.state`, delta)}, updated_at = excluded.updated_at`
+      : sql`do nothing`;
+    await sql`insert into ${table} (${keyColumns}, state, updated_at)
+      values (${values}, ${this.f.json(delta)}, ${now})
+      on conflict (${keyColumns}) ${onConflict}`.execute(executor);
+  }
+
+  private sessionSelect(): RawBuilder<unknown> {
+    const f = this.f;
+    return sql`select s.app_name, s.user_id, s.id, ${f.jsonText(sql`s.state`)} as state,
+        ${f.micros(sql`s.updated_at`)} as updated_us,
+        ${f.jsonText(sql`a.state`)} as app_state, ${f.jsonText(sql`u.state`)} as user_state
+      from ${this.sessions} as s
+      left join ${this.appStates} as a on a.app_name = s.app_name
+      left join ${this.userStates} as u on u.app_name = s.app_name and u.user_id = s.user_id`;
+  }
+
+  private async selectSession(executor: AnyKysely, key: SessionKey): Promise<SessionRow | undefined> {
+    const { rows } = await sql<SessionRow>`${this.sessionSelect()}
+      where s.app_name = ${key.appName} and s.user_id = ${key.userId} and s.id = ${key.sessionId}`.execute(
+      executor,
+    );
+    return rows[0];
+  }
+
+  private async selectEvents(params: GetSessionParams): Promise<Event[]> {
+    const recent =
+      params.numRecentEvents === undefined ? undefined : Math.max(0, Math.floor(params.numRecentEvents));
+    if (recent === 0) return [];
+    const f = this.f;
+    const conditions = [
+      sql`app_name = ${params.appName} and user_id = ${params.userId} and session_id = ${params.sessionId}`,
+    ];
+    // Strictly after `after` ms: stored µs T > after·1000 ⇔ T > floor(after·1000).
+    if (params.after !== undefined)
+      conditions.push(sql`"timestamp" > ${f.time(Math.floor(params.after * 1000))}`);
+    const { rows } = await sql<EventRow>`
+      select id, invocation_id, author, branch, ${f.micros(sql`"timestamp"`)} as timestamp_us,
+        ${f.jsonText(sql`content`)} as content, ${f.jsonText(sql`actions`)} as actions,
+        partial, turn_complete, interrupted, finish_reason, error_code, error_message,
+        ${f.jsonText(sql`custom_metadata`)} as custom_metadata, ${f.jsonText(sql`usage_metadata`)} as usage_metadata,
+        ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
+        ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
+        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids
+      from ${this.events}
+      where ${sql.join(conditions, sql` and `)}
+      ${recent === undefined ? sql`order by seq` : sql`order by seq desc limit ${recent}`}`.execute(this.db);
+    const events = rows.map(eventFromRow);
+    return recent === undefined ? events : events.reverse();
+  }
+
+  private toSession(row: SessionRow, events: Event[]): Session {
+    return {
+      id: row.id,
+      appName: row.app_name,
+      userId: row.user_id,
+      state: mergeState(
+        parseState(row.app_state, `app state of ${row.app_name}`),
+        parseState(row.user_state, `user state of ${row.user_id}`),
+        parseState(row.state, `state of session ${row.id}`),
+      ),
+      events,
+      lastUpdateTime: msFromMicros(row.updated_us),
+    };
+  }
+}
+
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
+}
+
+function optionalJson(f: SqlFlavor, value: unknown): RawBuilder<unknown> {
+  return value === undefined ? sql`null` : f.json(value);
+}
