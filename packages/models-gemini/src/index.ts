@@ -1,1 +1,3 @@
-export const packageName = '@adk/models-gemini';
+export { Gemini, type GeminiOptions, type VertexAiOptions } from './gemini.js';
+export { GEMINI_MODEL_PATTERN, registerGemini } from './register.js';
+export { toGeminiParameters, toGeminiSchema } from './schema.js';

@@ -1,1 +1,4 @@
-export const packageName = '@adk/models-openai';
+export { FINISH_REASONS } from './convert-response.js';
+export { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
+export { OPENAI_MODEL_PATTERN, type RegisterOpenAIOptions, registerOpenAI } from './register.js';
+export { toStrictSchema } from './schema.js';

@@ -13,6 +13,9 @@ import { isPlainObject } from '../utils/json.js';
 /** The function call the framework sends to the user to ask for a tool-call confirmation. */
 export const REQUEST_CONFIRMATION = 'adk_request_confirmation';
 
+/** The function call a tool or agent sends to the user to ask for credentials (auth-required). */
+export const REQUEST_CREDENTIAL = 'adk_request_credential';
+
 /**
  * After a response event that requested confirmations: one event with an
  * `adk_request_confirmation` call per pending call, marked long-running so the invocation pauses.

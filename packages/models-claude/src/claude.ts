@@ -1,0 +1,130 @@
+import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import {
+  ApiCallError,
+  type HttpClientOptions,
+  type HttpRequest,
+  loadSetting,
+  packageVersion,
+  postJson,
+  postJsonStream,
+  resolveApiKey,
+} from '@adk/core/http';
+import { type CacheControlOptions, toClaudeRequestBody } from './convert-request.js';
+import { ClaudeAccumulator } from './convert-response.js';
+import { claudeMessageSchema, claudeStreamEventSchema } from './wire.js';
+
+export interface ClaudeOptions extends HttpClientOptions {
+  /** Default: `ANTHROPIC_API_KEY`. */
+  apiKey?: string;
+  /** Default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com/v1`. */
+  baseURL?: string;
+  /** The `anthropic-version` header (default '2023-06-01'). */
+  anthropicVersion?: string;
+  /** `anthropic-beta` flags. */
+  betas?: string[];
+  /** `max_tokens` when the request sets no maxOutputTokens; see {@link defaultMaxTokens}. */
+  maxTokens?: number;
+  /** Prompt caching: `cache_control` breakpoints on system prompt, last tool and last message. */
+  cache?: boolean | CacheControlOptions;
+}
+
+const PACKAGE = '@adk/models-claude';
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * `max_tokens` is required by the Messages API. Default: 4096 for the Claude 3 generation (its
+ * limit), 8192 for newer models; with a thinking budget, at least budget + 4096 so the answer
+ * still has room.
+ */
+export function defaultMaxTokens(model: string, thinkingBudget?: number): number {
+  const base = /^claude-3-(opus|sonnet|haiku)/.test(model) ? 4096 : 8192;
+  return thinkingBudget ? Math.max(base, thinkingBudget + 4096) : base;
+}
+
+/** An Anthropic Claude model over the Messages API (raw HTTP, no SDK). */
+export class Claude implements Llm {
+  readonly model: string;
+  private readonly options: ClaudeOptions;
+
+  constructor(model: string, options: ClaudeOptions = {}) {
+    this.model = model.replace(/^anthropic\//, '');
+    this.options = options;
+  }
+
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const config = request.config;
+    const jsonMode = Boolean(config.responseSchema) && !request.tools?.length;
+    const body = toClaudeRequestBody(
+      { ...request, model: this.model },
+      {
+        maxTokens:
+          config.maxOutputTokens ??
+          this.options.maxTokens ??
+          defaultMaxTokens(this.model, config.thinking?.budgetTokens),
+        ...(this.options.cache !== undefined ? { cache: this.options.cache } : {}),
+      },
+    );
+    const stream = options.stream === true;
+    if (stream) body.stream = true;
+    const base = (
+      loadSetting(this.options.baseURL, ['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com/v1'
+    ).replace(/\/+$/, '');
+    const http: HttpRequest = {
+      ...this.transport(),
+      url: `${base}/messages`,
+      requestHeaders: {
+        'x-api-key': resolveApiKey({
+          apiKey: this.options.apiKey,
+          envVars: ['ANTHROPIC_API_KEY'],
+          description: 'Anthropic API',
+        }),
+        'anthropic-version': this.options.anthropicVersion ?? ANTHROPIC_VERSION,
+        ...(this.options.betas?.length ? { 'anthropic-beta': this.options.betas.join(',') } : {}),
+      },
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const accumulator = new ClaudeAccumulator(jsonMode);
+    if (!stream) {
+      const { value } = await postJson({ ...http, schema: claudeMessageSchema });
+      accumulator.addMessage(value);
+      yield accumulator.result();
+      return;
+    }
+    const { events } = await postJsonStream({ ...http, schema: claudeStreamEventSchema });
+    for await (const { value } of events) {
+      if (value.type === 'error') {
+        const retryable = value.error.type === 'overloaded_error' || value.error.type === 'api_error';
+        throw new ApiCallError(`Anthropic API stream failed: ${value.error.message} (${value.error.type})`, {
+          url: http.url,
+          failure: 'http',
+          vendorMessage: value.error.message,
+          isRetryable: retryable,
+        });
+      }
+      const delta = accumulator.addEvent(value);
+      if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
+    }
+    if (!accumulator.stopped) {
+      throw new ApiCallError('Anthropic API stream ended before message_stop', {
+        url: http.url,
+        failure: 'network',
+      });
+    }
+    yield accumulator.result();
+  }
+
+  private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {
+    const { fetch, dispatcher, timeouts, retry, headers } = this.options;
+    return {
+      ...(fetch ? { fetch } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(timeouts ? { timeouts } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+      ...(headers ? { headers } : {}),
+      apiName: 'Anthropic API',
+      packageName: PACKAGE,
+      packageVersion: packageVersion(new URL('../package.json', import.meta.url)),
+    };
+  }
+}

@@ -1,0 +1,243 @@
+import {
+  type Content,
+  type FunctionResponse,
+  type JsonSchema,
+  type LlmRequest,
+  type Part,
+  ValidationError,
+} from '@adk/core';
+
+/** Thought parts carrying this signature prefix hold Claude `redacted_thinking` data. */
+export const REDACTED_THINKING_PREFIX = 'anthropic-redacted:';
+/** The tool used to get JSON of a response schema (Claude has no JSON mode). */
+export const JSON_TOOL_NAME = 'json_response';
+
+export interface CacheControlOptions {
+  /** Cache lifetime; '1h' needs the extended-cache-ttl beta on some accounts. Default '5m'. */
+  ttl?: '5m' | '1h';
+}
+
+export interface ClaudeRequestSettings {
+  maxTokens: number;
+  /** Adds `cache_control` breakpoints on the system prompt, the last tool and the last message. */
+  cache?: boolean | CacheControlOptions;
+}
+
+type Block = Record<string, unknown>;
+interface Message {
+  role: 'user' | 'assistant';
+  content: Block[];
+}
+
+export function toClaudeRequestBody(
+  request: LlmRequest,
+  settings: ClaudeRequestSettings,
+): Record<string, unknown> {
+  const config = request.config;
+  const cacheControl = settings.cache
+    ? {
+        type: 'ephemeral',
+        ...(typeof settings.cache === 'object' && settings.cache.ttl ? { ttl: settings.cache.ttl } : {}),
+      }
+    : undefined;
+  const body: Record<string, unknown> = { model: request.model, max_tokens: settings.maxTokens };
+
+  let system = request.systemInstruction ?? '';
+  const tools: Block[] = (request.tools ?? []).map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: toClaudeInputSchema(tool.parameters),
+  }));
+  let toolChoice: Block | undefined;
+  const choice = config.toolChoice;
+  if (choice !== undefined) {
+    toolChoice =
+      typeof choice === 'object'
+        ? { type: 'tool', name: choice.name }
+        : { type: choice === 'required' ? 'any' : choice };
+  }
+  // Claude has no JSON mode: with a schema and no other tools, force a tool whose input is the answer.
+  if (config.responseSchema && tools.length === 0) {
+    tools.push({
+      name: JSON_TOOL_NAME,
+      description: 'Respond with a JSON object of this shape.',
+      input_schema: toClaudeInputSchema(config.responseSchema),
+    });
+    toolChoice = { type: 'tool', name: JSON_TOOL_NAME };
+  } else if (config.responseSchema || config.responseMimeType === 'application/json') {
+    const shape = config.responseSchema
+      ? ` matching this JSON Schema: ${JSON.stringify(config.responseSchema)}`
+      : '';
+    system = `${system}${system ? '\n\n' : ''}Respond only with a JSON value${shape}.`;
+  }
+
+  if (system)
+    body.system = cacheControl ? [{ type: 'text', text: system, cache_control: cacheControl }] : system;
+  body.messages = toClaudeMessages(request.contents);
+  if (cacheControl) {
+    const lastMessage = (body.messages as Message[]).at(-1);
+    const lastBlock = lastMessage?.content.at(-1);
+    if (lastBlock) lastBlock.cache_control = cacheControl;
+    const lastTool = tools.at(-1);
+    if (lastTool) lastTool.cache_control = cacheControl;
+  }
+  if (tools.length > 0) body.tools = tools;
+  if (toolChoice) body.tool_choice = toolChoice;
+  if (config.temperature !== undefined) body.temperature = config.temperature;
+  if (config.topP !== undefined) body.top_p = config.topP;
+  if (config.topK !== undefined) body.top_k = config.topK;
+  if (config.stopSequences?.length) body.stop_sequences = config.stopSequences;
+  const budget = config.thinking?.budgetTokens;
+  if (budget !== undefined && budget > 0) body.thinking = { type: 'enabled', budget_tokens: budget };
+  else if (budget === 0) body.thinking = { type: 'disabled' };
+  for (const [key, value] of Object.entries(config.providerOptions ?? {})) body[key] = value;
+  return body;
+}
+
+/** Claude wants an object schema; `$schema` is dropped. */
+export function toClaudeInputSchema(schema: JsonSchema | undefined): JsonSchema {
+  if (!schema) return { type: 'object', properties: {} };
+  const { $schema: _ignored, ...rest } = schema;
+  return rest.type === 'object' ? rest : { type: 'object', properties: {}, ...rest };
+}
+
+/**
+ * Contents → Claude messages: model → assistant; same-role turns merged (Claude requires
+ * alternation); every tool_use answered by a tool_result in the next user message (a missing result
+ * becomes an error result, a result without its call becomes text); tool_results first.
+ */
+export function toClaudeMessages(contents: Content[]): Message[] {
+  const messages: Message[] = [];
+  for (const content of contents) {
+    const role = content.role === 'model' ? 'assistant' : 'user';
+    const blocks = content.parts.flatMap((part) => toBlocks(part, role));
+    if (blocks.length === 0) continue;
+    const last = messages.at(-1);
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  }
+
+  const out: Message[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as Message;
+    if (message.role === 'user') {
+      const previous = out.at(-1);
+      const callIds = new Set(
+        previous?.role === 'assistant'
+          ? previous.content.filter((b) => b.type === 'tool_use').map((b) => b.id as string)
+          : [],
+      );
+      const results: Block[] = [];
+      const others: Block[] = [];
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') others.push(block);
+        else if (callIds.has(block.tool_use_id as string)) results.push(block);
+        else
+          others.push({
+            type: 'text',
+            text: `Result of an earlier tool call: ${stringifyResult(block.content)}`,
+          });
+      }
+      const answered = new Set(results.map((b) => b.tool_use_id));
+      for (const id of callIds) {
+        if (!answered.has(id)) results.push(missingResult(id));
+      }
+      out.push({ role: 'user', content: [...results, ...others] });
+      continue;
+    }
+    const previous = out.at(-1);
+    const pending =
+      previous?.role === 'assistant' ? previous.content.filter((b) => b.type === 'tool_use') : [];
+    if (pending.length > 0)
+      out.push({ role: 'user', content: pending.map((b) => missingResult(b.id as string)) });
+    out.push(message);
+  }
+  const last = out.at(-1);
+  // A trailing assistant turn with calls but no results: answer them so the request is valid.
+  if (last?.role === 'assistant') {
+    const pending = last.content.filter((b) => b.type === 'tool_use');
+    if (pending.length > 0)
+      out.push({ role: 'user', content: pending.map((b) => missingResult(b.id as string)) });
+  }
+  return out;
+}
+
+function missingResult(id: string): Block {
+  return {
+    type: 'tool_result',
+    tool_use_id: id,
+    content: 'No result: the call was not completed.',
+    is_error: true,
+  };
+}
+
+function toBlocks(part: Part, role: 'user' | 'assistant'): Block[] {
+  if (part.thought) {
+    // Only signed thinking can go back; Claude rejects unsigned or foreign thoughts.
+    if (role !== 'assistant' || !part.thoughtSignature) return [];
+    if (part.thoughtSignature.startsWith(REDACTED_THINKING_PREFIX))
+      return [
+        { type: 'redacted_thinking', data: part.thoughtSignature.slice(REDACTED_THINKING_PREFIX.length) },
+      ];
+    return [{ type: 'thinking', thinking: part.text ?? '', signature: part.thoughtSignature }];
+  }
+  if (part.text !== undefined) return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+  if (part.functionCall) {
+    const { id, name, args } = part.functionCall;
+    return [{ type: 'tool_use', id, name, input: args }];
+  }
+  if (part.functionResponse) return [toolResult(part.functionResponse)];
+  if (part.inlineData) {
+    const { mimeType, data } = part.inlineData;
+    if (mimeType.startsWith('image/'))
+      return [{ type: 'image', source: { type: 'base64', media_type: mimeType, data } }];
+    if (mimeType === 'application/pdf')
+      return [{ type: 'document', source: { type: 'base64', media_type: mimeType, data } }];
+    if (mimeType.startsWith('text/'))
+      return [
+        {
+          type: 'document',
+          source: {
+            type: 'text',
+            media_type: 'text/plain',
+            data: Buffer.from(data, 'base64').toString('utf8'),
+          },
+        },
+      ];
+    throw new ValidationError(`Claude does not accept inline data of type ${mimeType}`);
+  }
+  if (part.fileData) {
+    const { mimeType, fileUri } = part.fileData;
+    if (!/^https?:\/\//.test(fileUri))
+      throw new ValidationError(`Claude accepts file data only as an http(s) URL, got ${fileUri}`);
+    if (mimeType.startsWith('image/')) return [{ type: 'image', source: { type: 'url', url: fileUri } }];
+    return [{ type: 'document', source: { type: 'url', url: fileUri } }];
+  }
+  if (part.executableCode)
+    return [
+      { type: 'text', text: `\`\`\`${part.executableCode.language}\n${part.executableCode.code}\n\`\`\`` },
+    ];
+  if (part.codeExecutionResult)
+    return [
+      {
+        type: 'text',
+        text: `Code execution ${part.codeExecutionResult.outcome}: ${part.codeExecutionResult.output ?? ''}`,
+      },
+    ];
+  return [];
+}
+
+function toolResult(response: FunctionResponse): Block {
+  const payload = response.response;
+  const isError = payload.error !== undefined && Object.keys(payload).length === 1;
+  return {
+    type: 'tool_result',
+    tool_use_id: response.id,
+    content: JSON.stringify(payload),
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+function stringifyResult(content: unknown): string {
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}

@@ -1,0 +1,165 @@
+import {
+  type FinishReason,
+  type LlmResponse,
+  newFunctionCallId,
+  type Part,
+  type UsageMetadata,
+} from '@adk/core';
+import type { GeminiPart, GeminiResponse } from './wire.js';
+
+/** Finish reasons that mean the answer was withheld or unusable; they become errorCode/errorMessage. */
+const BLOCKING = new Set([
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'MALFORMED_FUNCTION_CALL',
+  'UNEXPECTED_TOOL_CALL',
+  'OTHER',
+]);
+
+/**
+ * Folds one response (or the chunks of a stream) into one aggregated LlmResponse. Consecutive text
+ * chunks are joined; a `thoughtSignature` stays on the part it arrived with.
+ */
+export class GeminiAccumulator {
+  private readonly parts: Part[] = [];
+  private finishReason: string | undefined;
+  private finishMessage: string | undefined;
+  private safetyRatings: unknown[] | undefined;
+  private blockReason: string | undefined;
+  private blockReasonMessage: string | undefined;
+  private usage: UsageMetadata | undefined;
+  private modelVersion: string | undefined;
+  private groundingMetadata: unknown;
+  private citationMetadata: unknown;
+  private responseId: string | undefined;
+
+  get finished(): boolean {
+    return this.finishReason !== undefined || this.blockReason !== undefined;
+  }
+
+  /** Adds a response or chunk; returns its text and thought parts (for a partial event). */
+  add(response: GeminiResponse): Part[] {
+    const deltas: Part[] = [];
+    if (response.usageMetadata) this.usage = usageOf(response.usageMetadata);
+    if (response.modelVersion) this.modelVersion = response.modelVersion;
+    if (response.responseId) this.responseId = response.responseId;
+    if (response.promptFeedback?.blockReason) {
+      this.blockReason = response.promptFeedback.blockReason;
+      this.blockReasonMessage = response.promptFeedback.blockReasonMessage;
+      this.safetyRatings = response.promptFeedback.safetyRatings;
+    }
+    const candidate = response.candidates?.[0];
+    if (!candidate) return deltas;
+    if (candidate.finishReason && candidate.finishReason !== 'FINISH_REASON_UNSPECIFIED')
+      this.finishReason = candidate.finishReason;
+    if (candidate.finishMessage) this.finishMessage = candidate.finishMessage;
+    if (candidate.safetyRatings) this.safetyRatings = candidate.safetyRatings;
+    if (candidate.groundingMetadata !== undefined) this.groundingMetadata = candidate.groundingMetadata;
+    if (candidate.citationMetadata !== undefined) this.citationMetadata = candidate.citationMetadata;
+    for (const wire of candidate.content?.parts ?? []) {
+      const part = fromGeminiPart(wire);
+      if (!part) continue;
+      if (part.text !== undefined) {
+        this.appendText(part);
+        if (part.text !== '') deltas.push(part);
+      } else this.parts.push(part);
+    }
+    return deltas;
+  }
+
+  private appendText(part: Part): void {
+    const last = this.parts.at(-1);
+    const sameKind = last?.text !== undefined && Boolean(last.thought) === Boolean(part.thought);
+    if (last && sameKind && last.thoughtSignature === undefined) {
+      last.text = (last.text ?? '') + (part.text ?? '');
+      if (part.thoughtSignature !== undefined) last.thoughtSignature = part.thoughtSignature;
+      return;
+    }
+    this.parts.push({ ...part });
+  }
+
+  result(): LlmResponse {
+    const response: LlmResponse = { turnComplete: true };
+    const parts = this.parts.filter((p) => p.text !== '' || p.thoughtSignature !== undefined);
+    if (parts.length > 0) response.content = { role: 'model', parts };
+    if (this.blockReason) {
+      response.finishReason = this.blockReason as FinishReason;
+      response.errorCode = this.blockReason;
+      response.errorMessage = `Gemini blocked the prompt (${this.blockReason})${
+        this.blockReasonMessage ? `: ${this.blockReasonMessage}` : ''
+      }${describeRatings(this.safetyRatings)}`;
+    } else if (this.finishReason) {
+      response.finishReason = this.finishReason as FinishReason;
+      const hasCalls = parts.some((p) => p.functionCall);
+      if (BLOCKING.has(this.finishReason) && !hasCalls) {
+        response.errorCode = this.finishReason;
+        response.errorMessage = `Gemini stopped the response (${this.finishReason})${
+          this.finishMessage ? `: ${this.finishMessage}` : ''
+        }${describeRatings(this.safetyRatings)}`;
+      }
+    }
+    if (this.usage) response.usageMetadata = this.usage;
+    if (this.modelVersion) response.modelVersion = this.modelVersion;
+    if (this.groundingMetadata !== undefined) response.groundingMetadata = this.groundingMetadata;
+    if (this.citationMetadata !== undefined) response.citationMetadata = this.citationMetadata;
+    if (this.responseId) response.customMetadata = { responseId: this.responseId };
+    return response;
+  }
+}
+
+function fromGeminiPart(wire: GeminiPart): Part | undefined {
+  const part: Part = {};
+  if (wire.functionCall) {
+    part.functionCall = {
+      id: wire.functionCall.id ?? newFunctionCallId(),
+      name: wire.functionCall.name,
+      args: wire.functionCall.args ?? {},
+    };
+  } else if (wire.text !== undefined) {
+    part.text = wire.text;
+    if (wire.thought) part.thought = true;
+  } else if (wire.inlineData) {
+    part.inlineData = { mimeType: wire.inlineData.mimeType, data: wire.inlineData.data };
+  } else if (wire.fileData) {
+    part.fileData = {
+      mimeType: wire.fileData.mimeType ?? 'application/octet-stream',
+      fileUri: wire.fileData.fileUri,
+    };
+  } else if (wire.executableCode) {
+    part.executableCode = { language: wire.executableCode.language, code: wire.executableCode.code };
+  } else if (wire.codeExecutionResult) {
+    part.codeExecutionResult = {
+      outcome: wire.codeExecutionResult.outcome,
+      ...(wire.codeExecutionResult.output !== undefined ? { output: wire.codeExecutionResult.output } : {}),
+    };
+  } else if (wire.thoughtSignature !== undefined) {
+    // A signature on its own, sent at the end of a streamed answer.
+    part.text = '';
+  } else return undefined;
+  if (wire.thoughtSignature !== undefined) part.thoughtSignature = wire.thoughtSignature;
+  return part;
+}
+
+function usageOf(u: NonNullable<GeminiResponse['usageMetadata']>): UsageMetadata {
+  const usage: UsageMetadata = {};
+  if (u.promptTokenCount !== undefined) usage.promptTokenCount = u.promptTokenCount;
+  if (u.candidatesTokenCount !== undefined) usage.candidatesTokenCount = u.candidatesTokenCount;
+  if (u.totalTokenCount !== undefined) usage.totalTokenCount = u.totalTokenCount;
+  if (u.cachedContentTokenCount !== undefined) usage.cachedContentTokenCount = u.cachedContentTokenCount;
+  if (u.thoughtsTokenCount !== undefined) usage.thoughtsTokenCount = u.thoughtsTokenCount;
+  if (u.toolUsePromptTokenCount !== undefined) usage.toolUsePromptTokenCount = u.toolUsePromptTokenCount;
+  return usage;
+}
+
+function describeRatings(ratings: unknown[] | undefined): string {
+  const flagged = (ratings ?? [])
+    .map((r) => r as { category?: unknown; probability?: unknown; blocked?: unknown })
+    .filter((r) => r.blocked === true || r.probability === 'HIGH' || r.probability === 'MEDIUM')
+    .map((r) => `${String(r.category)}: ${String(r.probability)}`);
+  return flagged.length > 0 ? ` [${flagged.join(', ')}]` : '';
+}

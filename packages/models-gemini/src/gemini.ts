@@ -1,0 +1,157 @@
+import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import { ConfigError } from '@adk/core';
+import {
+  ApiCallError,
+  type HttpClientOptions,
+  type HttpRequest,
+  loadSetting,
+  packageVersion,
+  postJson,
+  postJsonStream,
+  resolveApiKey,
+} from '@adk/core/http';
+import { toGeminiRequestBody } from './convert-request.js';
+import { GeminiAccumulator } from './convert-response.js';
+import { geminiResponseSchema } from './wire.js';
+
+export interface VertexAiOptions {
+  /** Default: `GOOGLE_CLOUD_PROJECT`. */
+  project?: string;
+  /** Default: `GOOGLE_CLOUD_LOCATION`, else 'us-central1'. 'global' uses the global endpoint. */
+  location?: string;
+  /**
+   * An OAuth2 access token, or a function returning one (called for every request, so it can
+   * refresh), e.g. from google-auth-library's `getAccessToken()`.
+   */
+  accessToken?: string | (() => string | Promise<string>);
+  /** Overrides `https://{location}-aiplatform.googleapis.com/v1`. */
+  baseURL?: string;
+}
+
+export interface GeminiOptions extends HttpClientOptions {
+  /** Gemini API key. Default: `GEMINI_API_KEY`, then `GOOGLE_API_KEY`. Not used with Vertex AI. */
+  apiKey?: string;
+  /** Default: `https://generativelanguage.googleapis.com/v1beta`. */
+  baseURL?: string;
+  /** Use Vertex AI instead of the Gemini API. `true` reads everything from the environment. */
+  vertexai?: boolean | VertexAiOptions;
+  /** Gemini `safetySettings`, sent as given. */
+  safetySettings?: { category: string; threshold: string; method?: string }[];
+}
+
+const PACKAGE = '@adk/models-gemini';
+const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+
+/** A Gemini model over the Gemini API or Vertex AI (raw HTTP, no SDK). */
+export class Gemini implements Llm {
+  readonly model: string;
+  private readonly options: GeminiOptions;
+
+  constructor(model: string, options: GeminiOptions = {}) {
+    this.model = model.replace(/^models\//, '');
+    this.options = options;
+  }
+
+  get isVertex(): boolean {
+    return Boolean(this.options.vertexai);
+  }
+
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const body = toGeminiRequestBody(request, {
+      ...(this.options.safetySettings ? { safetySettings: this.options.safetySettings } : {}),
+      labels: this.isVertex,
+    });
+    const stream = options.stream === true;
+    const http: HttpRequest = {
+      ...this.transport(),
+      url: stream ? `${this.endpoint()}:streamGenerateContent?alt=sse` : `${this.endpoint()}:generateContent`,
+      requestHeaders: await this.authHeaders(),
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const accumulator = new GeminiAccumulator();
+    if (!stream) {
+      const { value } = await postJson({ ...http, schema: geminiResponseSchema });
+      accumulator.add(value);
+      yield accumulator.result();
+      return;
+    }
+    const { events } = await postJsonStream({ ...http, schema: geminiResponseSchema });
+    for await (const { value } of events) {
+      if (value.error) {
+        throw new ApiCallError(`Gemini API stream failed: ${value.error.message ?? 'unknown error'}`, {
+          url: http.url,
+          failure: 'http',
+          ...(value.error.code !== undefined ? { status: value.error.code } : {}),
+          ...(value.error.message ? { vendorMessage: value.error.message } : {}),
+        });
+      }
+      const deltas = accumulator.add(value);
+      if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
+    }
+    if (!accumulator.finished) {
+      throw new ApiCallError('Gemini API stream ended before the response was finished', {
+        url: http.url,
+        failure: 'network',
+      });
+    }
+    yield accumulator.result();
+  }
+
+  private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {
+    const { fetch, dispatcher, timeouts, retry, headers } = this.options;
+    return {
+      ...(fetch ? { fetch } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(timeouts ? { timeouts } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+      ...(headers ? { headers } : {}),
+      apiName: this.isVertex ? 'Vertex AI' : 'Gemini API',
+      packageName: PACKAGE,
+      packageVersion: packageVersion(new URL('../package.json', import.meta.url)),
+    };
+  }
+
+  private vertex(): VertexAiOptions & { project: string; location: string } {
+    const v = typeof this.options.vertexai === 'object' ? this.options.vertexai : {};
+    const project = loadSetting(v.project, ['GOOGLE_CLOUD_PROJECT']);
+    if (!project)
+      throw new ConfigError(
+        'Vertex AI needs a project: pass vertexai.project or set `GOOGLE_CLOUD_PROJECT`.',
+      );
+    const location = loadSetting(v.location, ['GOOGLE_CLOUD_LOCATION']) ?? 'us-central1';
+    return { ...v, project, location };
+  }
+
+  private endpoint(): string {
+    const model = encodeURIComponent(this.model);
+    if (!this.isVertex) {
+      const base = (this.options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+      return `${base}/models/${model}`;
+    }
+    const v = this.vertex();
+    const host =
+      v.location === 'global' ? 'aiplatform.googleapis.com' : `${v.location}-aiplatform.googleapis.com`;
+    const base = (v.baseURL ?? `https://${host}/v1`).replace(/\/+$/, '');
+    return `${base}/projects/${encodeURIComponent(v.project)}/locations/${encodeURIComponent(v.location)}/publishers/google/models/${model}`;
+  }
+
+  private async authHeaders(): Promise<Record<string, string>> {
+    if (!this.isVertex) {
+      const key = resolveApiKey({
+        apiKey: this.options.apiKey,
+        envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+        description: 'Gemini API',
+      });
+      return { 'x-goog-api-key': key };
+    }
+    const source = this.vertex().accessToken;
+    const token = typeof source === 'function' ? await source() : source;
+    if (!token) {
+      throw new ConfigError(
+        'Vertex AI needs an access token: pass vertexai.accessToken (a string or a function returning one).',
+      );
+    }
+    return { authorization: `Bearer ${token}` };
+  }
+}

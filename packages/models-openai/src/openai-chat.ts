@@ -1,0 +1,146 @@
+import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import { ConfigError } from '@adk/core';
+import {
+  ApiCallError,
+  type HttpClientOptions,
+  type HttpRequest,
+  loadSetting,
+  packageVersion,
+  postJson,
+  postJsonStream,
+} from '@adk/core/http';
+import { toOpenAIRequestBody } from './convert-request.js';
+import { OpenAIAccumulator } from './convert-response.js';
+import { openaiChunkSchema, openaiCompletionSchema } from './wire.js';
+
+export interface OpenAIChatOptions extends HttpClientOptions {
+  /**
+   * Bearer token. Default: `OPENAI_API_KEY`. Required for api.openai.com; for other servers it is
+   * sent when present. `null` sends no Authorization header (Ollama, local vLLM).
+   */
+  apiKey?: string | null;
+  /** Default: `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. */
+  baseURL?: string;
+  organization?: string;
+  project?: string;
+  /** Tools in strict mode: `strict: true` and schemas rewritten for Structured Outputs. */
+  strictTools?: boolean;
+  /** Response schemas in strict mode (`json_schema.strict: true`, rewritten schema). */
+  strictJsonSchema?: boolean;
+  /** Default: `max_completion_tokens` for api.openai.com, `max_tokens` for other servers. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Role of the system instruction. Default: 'developer' for OpenAI o-series/gpt-5, else 'system'. */
+  systemRole?: 'system' | 'developer';
+  /** Ask for usage in streams (`stream_options.include_usage`). Default true. */
+  streamUsage?: boolean;
+}
+
+const PACKAGE = '@adk/models-openai';
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * A model behind an OpenAI-compatible Chat Completions endpoint: OpenAI, a LiteLLM proxy (send
+ * `provider/model` names as they are), Ollama, vLLM, Groq, Together, OpenRouter, LM Studio, Azure.
+ * The model name is sent exactly as given.
+ */
+export class OpenAIChat implements Llm {
+  readonly model: string;
+  private readonly options: OpenAIChatOptions;
+
+  constructor(model: string, options: OpenAIChatOptions = {}) {
+    this.model = model;
+    this.options = options;
+  }
+
+  get baseURL(): string {
+    return (loadSetting(this.options.baseURL, ['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  }
+
+  private get isOpenAI(): boolean {
+    return /^https:\/\/api\.openai\.com\//.test(`${this.baseURL}/`);
+  }
+
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const reasoningModel = /^(o\d|gpt-5)/.test(this.model);
+    const body = toOpenAIRequestBody(
+      { ...request, model: this.model },
+      {
+        strictTools: this.options.strictTools ?? false,
+        strictJsonSchema: this.options.strictJsonSchema ?? false,
+        maxTokensField:
+          this.options.maxTokensField ?? (this.isOpenAI ? 'max_completion_tokens' : 'max_tokens'),
+        systemRole: this.options.systemRole ?? (this.isOpenAI && reasoningModel ? 'developer' : 'system'),
+      },
+    );
+    const stream = options.stream === true;
+    if (stream) {
+      body.stream = true;
+      if (this.options.streamUsage !== false) body.stream_options = { include_usage: true };
+    }
+    const http: HttpRequest = {
+      ...this.transport(),
+      url: `${this.baseURL}/chat/completions`,
+      requestHeaders: this.authHeaders(),
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const accumulator = new OpenAIAccumulator();
+    if (!stream) {
+      const { value } = await postJson({ ...http, schema: openaiCompletionSchema });
+      accumulator.addCompletion(value);
+      yield accumulator.result();
+      return;
+    }
+    const { events } = await postJsonStream({ ...http, schema: openaiChunkSchema });
+    for await (const { value } of events) {
+      if (value.error) {
+        throw new ApiCallError(`Chat Completions stream failed: ${value.error.message ?? 'unknown error'}`, {
+          url: http.url,
+          failure: 'http',
+          ...(value.error.message ? { vendorMessage: value.error.message } : {}),
+        });
+      }
+      const deltas = accumulator.addChunk(value);
+      if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
+    }
+    if (!accumulator.finished) {
+      throw new ApiCallError('Chat Completions stream ended before a finish_reason', {
+        url: http.url,
+        failure: 'network',
+      });
+    }
+    yield accumulator.result();
+  }
+
+  private authHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.options.apiKey !== null) {
+      const key = loadSetting(this.options.apiKey, ['OPENAI_API_KEY']);
+      if (key) headers.authorization = `Bearer ${key}`;
+      else if (this.isOpenAI)
+        throw new ConfigError(
+          'OpenAI API key is missing. Pass it as the `apiKey` option or set `OPENAI_API_KEY`.',
+          {
+            details: { envVars: ['OPENAI_API_KEY'] },
+          },
+        );
+    }
+    if (this.options.organization) headers['openai-organization'] = this.options.organization;
+    if (this.options.project) headers['openai-project'] = this.options.project;
+    return headers;
+  }
+
+  private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {
+    const { fetch, dispatcher, timeouts, retry, headers } = this.options;
+    return {
+      ...(fetch ? { fetch } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(timeouts ? { timeouts } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+      ...(headers ? { headers } : {}),
+      apiName: this.isOpenAI ? 'OpenAI API' : `Chat Completions API at ${new URL(this.baseURL).host}`,
+      packageName: PACKAGE,
+      packageVersion: packageVersion(new URL('../package.json', import.meta.url)),
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { defaultModelRegistry, type ModelRegistry } from '@adk/core';
+import { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
+
+export interface RegisterOpenAIOptions extends OpenAIChatOptions {
+  /**
+   * More OpenAI-compatible endpoints, by name prefix: `{ groq: { baseURL, apiKey } }` makes
+   * 'groq/llama-3.1-8b-instant' resolve to model 'llama-3.1-8b-instant' on that endpoint, and
+   * `{ litellm: { baseURL } }` sends 'litellm/anthropic/claude-3-5-sonnet' as 'anthropic/claude-3-5-sonnet'.
+   * Built in: `openai` (these options) and `ollama` (`http://localhost:11434/v1`, no key).
+   */
+  endpoints?: Record<string, OpenAIChatOptions>;
+}
+
+/** OpenAI model names served without a prefix: `gpt-…`, `chatgpt-…`, `o1…`/`o3…`/`o4…`. */
+export const OPENAI_MODEL_PATTERN = /^(gpt-|chatgpt-|o\d)/;
+
+/**
+ * Registers the OpenAI-compatible provider: `gpt-…`, `o…`, `openai/…` go to OpenAI (or the
+ * configured base URL), `ollama/…` to a local Ollama, and `<name>/…` to each of `endpoints`.
+ * Returns the registry.
+ */
+export function registerOpenAI(
+  registry: ModelRegistry = defaultModelRegistry,
+  options: RegisterOpenAIOptions = {},
+): ModelRegistry {
+  const { endpoints = {}, ...base } = options;
+  const all: Record<string, OpenAIChatOptions> = {
+    ollama: { apiKey: null, ...pickTransport(base), baseURL: 'http://localhost:11434/v1' },
+    ...endpoints,
+    openai: base,
+  };
+  const route = (model: string): { options: OpenAIChatOptions; model: string } | undefined => {
+    const slash = model.indexOf('/');
+    if (slash > 0) {
+      const endpoint = all[model.slice(0, slash)];
+      if (endpoint) return { options: endpoint, model: model.slice(slash + 1) };
+    }
+    return OPENAI_MODEL_PATTERN.test(model) ? { options: base, model } : undefined;
+  };
+  return registry.register({
+    name: 'openai',
+    matches: (model) => route(model) !== undefined,
+    create: (model) => {
+      const target = route(model) ?? { options: base, model };
+      return new OpenAIChat(target.model, target.options);
+    },
+  });
+}
+
+function pickTransport(options: OpenAIChatOptions): OpenAIChatOptions {
+  const { fetch, dispatcher, timeouts, retry } = options;
+  return {
+    ...(fetch ? { fetch } : {}),
+    ...(dispatcher ? { dispatcher } : {}),
+    ...(timeouts ? { timeouts } : {}),
+    ...(retry !== undefined ? { retry } : {}),
+  };
+}
