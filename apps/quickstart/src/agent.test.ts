@@ -9,3 +9,13 @@ describe('quickstart agent', () => {
     expect(result.session.state['user:last_city']).toBe('Paris');
   });
 });
+
+describe('provider selection', () => {
+  it('uses the offline model without keys and a registered provider when a key is set', async () => {
+    const { pickProviderModel } = await import('./providers.js');
+    expect(pickProviderModel({})).toBeUndefined();
+    const live = pickProviderModel({ ANTHROPIC_API_KEY: 'k' });
+    expect(live?.model).toBe('claude-sonnet-4-5');
+    expect(live?.registry.resolve('claude-sonnet-4-5').model).toBe('claude-sonnet-4-5');
+  });
+});

@@ -7,8 +7,8 @@ const questions =
     ? [process.argv.slice(2).join(' ')]
     : ['What is the weather in Paris?', 'And in Tokyo?'];
 
-const live = await pickProviderModel();
-if (live) console.log(`model: ${live.label} (live, from ${live.envVar})`);
+const live = pickProviderModel();
+if (live) console.log(`model: ${live.model} (live, key from ${live.envVar})`);
 else
   console.log(
     'model: OFFLINE SCRIPTED MODEL (no API key set: GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY)',
@@ -19,6 +19,7 @@ const runner = new Runner({
   agent: createAgent(live?.model ?? offlineModel()),
   sessionService: new InMemorySessionService(),
   autoCreateSession: true,
+  ...(live ? { models: live.registry } : {}),
 });
 
 for (const question of questions) {
