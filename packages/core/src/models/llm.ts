@@ -44,7 +44,10 @@ export interface GenerateConfig {
 }
 
 export interface LlmRequest {
-  /** Model name as the provider knows it. */
+  /**
+   * The model the agent asked for (a registry name such as 'ollama/llama3' or the model object's
+   * name). Providers send their own vendor model name, which may differ.
+   */
   model: string;
   systemInstruction?: string;
   contents: Content[];
@@ -63,6 +66,8 @@ export type FinishReason =
   | 'SPII'
   | 'MALFORMED_FUNCTION_CALL'
   | 'REFUSAL'
+  | 'IMAGE_SAFETY'
+  | 'UNEXPECTED_TOOL_CALL'
   | 'OTHER'
   | (string & {});
 
