@@ -1,4 +1,25 @@
 export * from './agent/define-agent.js';
+export {
+  ADK_AUTHOR_KEY,
+  ADK_ERROR_CODE_KEY,
+  AdkAgentExecutor,
+  type AdkAgentExecutorOptions,
+} from './bridge/adk-agent-executor.js';
+export {
+  ADK_LONG_RUNNING_KEY,
+  ADK_THOUGHT_KEY,
+  ADK_TYPE_KEY,
+  a2aPartToAdk,
+  adkPartToA2a,
+  REQUEST_CREDENTIAL,
+} from './bridge/part-conversion.js';
+export {
+  A2A_INPUT_REQUIRED,
+  RemoteA2aAgent,
+  type RemoteA2aAgentOptions,
+  type RemoteA2aMetadata,
+} from './bridge/remote-a2a-agent.js';
+export { adkAgentCard, serveA2a, type ToA2aOptions, toA2a } from './bridge/to-a2a.js';
 export { A2aClient, type A2aClientOptions, type Binding, normalizeAgentCard } from './client/a2a-client.js';
 export { type AgentCardInput, agentCardToV03, buildAgentCard } from './protocol/agent-card.js';
 export * from './protocol/errors.js';

@@ -155,7 +155,11 @@ export function createA2aServer(options: A2aServerOptions): A2aServer {
       }
       if (!caller) return authFailure(new A2aError('UNAUTHENTICATED'), isRpc, restVersion);
     }
-    const ctx = caller ? { caller } : {};
+    const extensions = (request.headers.get('a2a-extensions') ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
+    const ctx = { ...(caller ? { caller } : {}), ...(extensions.length > 0 ? { extensions } : {}) };
 
     let bodyText = '';
     if (request.method === 'POST' || request.method === 'PUT') {

@@ -31,6 +31,8 @@ export interface CallContext {
   caller?: Caller;
   /** The protocol version of the request (decides the push payload shape of configs it creates). */
   version?: ProtocolVersion;
+  /** Extension URIs the client declared (`A2A-Extensions` header). */
+  extensions?: string[];
 }
 
 export interface RequestHandlerOptions {
@@ -303,6 +305,16 @@ export class A2aRequestHandler {
 
   async #prepare(request: SendMessageRequest, ctx: CallContext) {
     if (this.#closed) throw new A2aError('INTERNAL', 'The server is shutting down');
+    const declared = new Set([...(ctx.extensions ?? []), ...(request.message.extensions ?? [])]);
+    for (const extension of this.card.capabilities.extensions ?? []) {
+      if (extension.required && !declared.has(extension.uri)) {
+        throw new A2aError(
+          'EXTENSION_SUPPORT_REQUIRED',
+          `The agent requires the extension ${extension.uri}; declare it in the A2A-Extensions header`,
+          { metadata: { extension: extension.uri } },
+        );
+      }
+    }
     const { message } = request;
     if (message.role !== 'ROLE_USER') {
       throw new A2aError('INVALID_PARAMS', 'message.role must be ROLE_USER', {

@@ -1,0 +1,200 @@
+import {
+  type BaseAgent,
+  type Content,
+  type Event,
+  eventFunctionCalls,
+  type FunctionCall,
+  InMemorySessionService,
+  isAdkError,
+  isFinalResponse,
+  newId,
+  type Plugin,
+  type RunConfig,
+  Runner,
+  type SessionService,
+} from '@adk/core';
+import type { A2aMetadata, Part, TaskState } from '../protocol/types.js';
+import type { AgentExecutor, AgentUpdate, ExecutionContext } from '../server/agent-executor.js';
+import {
+  a2aPartsToAdk,
+  a2aText,
+  adkContentToA2aParts,
+  adkPartToA2a,
+  functionCallOfPart,
+  isLongRunningCallPart,
+  REQUEST_CREDENTIAL,
+} from './part-conversion.js';
+
+export interface AdkAgentExecutorOptions {
+  /** The runner to drive; its session service keeps the conversations (one session per context). */
+  runner?: Runner;
+  /** Or the agent, run by a runner built here (in-memory sessions unless `sessionService` is given). */
+  agent?: BaseAgent;
+  appName?: string;
+  sessionService?: SessionService;
+  plugins?: Plugin[];
+  /** The ADK user id of a request. Default: the authenticated caller's id, else `'a2a'`. */
+  userId?: (context: ExecutionContext) => string;
+  runConfig?: RunConfig;
+  /** Name of the artifact that carries the final answer. Default `'response'`. */
+  artifactName?: string;
+}
+
+/** Metadata key on status updates naming the ADK agent that authored the event. */
+export const ADK_AUTHOR_KEY = 'adk_author';
+/** Metadata key on failed status updates carrying the ADK error code. */
+export const ADK_ERROR_CODE_KEY = 'adk_error_code';
+
+/**
+ * Serves an ADK agent (or runner) as an A2A agent. The A2A context id is the ADK session id; each
+ * event becomes a `working` status update; the final response becomes an artifact and the task
+ * completes; unanswered long-running calls make the task `input-required` (`auth-required` for
+ * credential requests); an error event fails the task; canceling the task aborts the run.
+ */
+export class AdkAgentExecutor implements AgentExecutor {
+  readonly runner: Runner;
+  readonly #options: AdkAgentExecutorOptions;
+
+  constructor(options: AdkAgentExecutorOptions) {
+    this.#options = options;
+    if (options.runner) this.runner = options.runner;
+    else if (options.agent) {
+      this.runner = new Runner({
+        appName: options.appName ?? options.agent.name,
+        agent: options.agent,
+        sessionService: options.sessionService ?? new InMemorySessionService(),
+        ...(options.plugins ? { plugins: options.plugins } : {}),
+      });
+    } else throw new TypeError('AdkAgentExecutor needs an agent or a runner');
+  }
+
+  async *execute(context: ExecutionContext): AsyncGenerator<AgentUpdate> {
+    const userId = this.#options.userId?.(context) ?? context.caller?.id ?? 'a2a';
+    const sessionId = context.contextId;
+    await this.#ensureSession(userId, sessionId);
+
+    const pending = new Map<string, FunctionCall>();
+    const interruptParts: Part[] = [];
+    let held: Event | undefined;
+    let failure: Event | undefined;
+
+    // The task exists (and streams) from the start, whatever the agent does first.
+    yield { kind: 'status', state: 'TASK_STATE_WORKING' };
+    const events = this.runner.run({
+      userId,
+      sessionId,
+      newMessage: toUserContent(context),
+      signal: context.signal,
+      ...(this.#options.runConfig ? { runConfig: this.#options.runConfig } : {}),
+    });
+    for await (const event of events) {
+      if (event.author === 'user' || event.partial) continue;
+      if (held) {
+        yield working(held);
+        held = undefined;
+      }
+      if (event.errorCode) {
+        failure = event;
+        continue;
+      }
+      const longRunning = new Set(event.longRunningToolIds ?? []);
+      if (longRunning.size > 0) {
+        // The call waits for the caller: it is sent with the interrupted status, not as progress.
+        for (const call of eventFunctionCalls(event))
+          if (longRunning.has(call.id)) pending.set(call.id, call);
+        for (const part of event.content?.parts ?? []) {
+          const converted = adkPartToA2a(part, longRunning);
+          if (converted) interruptParts.push(converted);
+        }
+        continue;
+      }
+      if (isFinalResponse(event) && event.content && event.content.parts.length > 0) {
+        // Possibly the answer: held back until another event shows it was not the last word.
+        held = event;
+        continue;
+      }
+      if (event.content && event.content.parts.length > 0) yield working(event);
+    }
+
+    if (context.signal.aborted) return; // the server marks the task canceled
+    if (failure) {
+      yield {
+        kind: 'status',
+        state: 'TASK_STATE_FAILED',
+        parts: [{ text: failure.errorMessage ?? failure.errorCode ?? 'The agent failed' }],
+        metadata: { [ADK_ERROR_CODE_KEY]: failure.errorCode ?? 'UNKNOWN', [ADK_AUTHOR_KEY]: failure.author },
+      };
+      return;
+    }
+    if (pending.size > 0) {
+      const state: TaskState = [...pending.values()].some((c) => c.name === REQUEST_CREDENTIAL)
+        ? 'TASK_STATE_AUTH_REQUIRED'
+        : 'TASK_STATE_INPUT_REQUIRED';
+      const heldParts = held ? adkContentToA2aParts(held.content) : [];
+      yield { kind: 'status', state, parts: [...heldParts, ...interruptParts] };
+      return;
+    }
+    if (held) {
+      yield {
+        kind: 'artifact',
+        artifact: {
+          artifactId: newId(),
+          name: this.#options.artifactName ?? 'response',
+          parts: adkContentToA2aParts(held.content),
+        },
+        lastChunk: true,
+      };
+    }
+    yield { kind: 'status', state: 'TASK_STATE_COMPLETED' };
+  }
+
+  async #ensureSession(userId: string, sessionId: string): Promise<void> {
+    const key = { appName: this.runner.appName, userId, sessionId };
+    const service = this.runner.sessionService;
+    if (await service.getSession({ ...key, numRecentEvents: 0 })) return;
+    try {
+      await service.createSession(key);
+    } catch (error) {
+      // Another task of the same context created it first.
+      if (!isAdkError(error, 'ALREADY_EXISTS')) throw error;
+    }
+  }
+}
+
+function working(event: Event): AgentUpdate {
+  const metadata: A2aMetadata = { [ADK_AUTHOR_KEY]: event.author };
+  return {
+    kind: 'status',
+    state: 'TASK_STATE_WORKING',
+    parts: adkContentToA2aParts(event.content, new Set(event.longRunningToolIds ?? [])),
+    metadata,
+  };
+}
+
+/**
+ * The user's A2A message as ADK content. A message that continues a task waiting on long-running
+ * calls answers them: explicit `function_response` data parts are passed through; otherwise the
+ * message's first untyped data object (or `{ result: <text> }`) becomes the response to every
+ * pending call.
+ */
+export function toUserContent(context: ExecutionContext): Content {
+  const parts = a2aPartsToAdk(context.message.parts);
+  const waitingOn = (context.task?.status.message?.parts ?? [])
+    .filter(isLongRunningCallPart)
+    .map(functionCallOfPart)
+    .filter((c) => c !== undefined);
+  const interrupted =
+    context.task?.status.state === 'TASK_STATE_INPUT_REQUIRED' ||
+    context.task?.status.state === 'TASK_STATE_AUTH_REQUIRED';
+  if (!interrupted || waitingOn.length === 0 || parts.some((p) => p.functionResponse)) {
+    return { role: 'user', parts };
+  }
+  const data = context.message.parts.find(
+    (p) => p.data !== undefined && typeof p.data === 'object' && p.data !== null && !Array.isArray(p.data),
+  )?.data as Record<string, unknown> | undefined;
+  const response = data ?? { result: a2aText(context.message.parts) };
+  return {
+    role: 'user',
+    parts: waitingOn.map((call) => ({ functionResponse: { id: call.id, name: call.name, response } })),
+  };
+}
