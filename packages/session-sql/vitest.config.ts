@@ -4,8 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     passWithNoTests: true,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
     // Starts a throwaway PostgreSQL cluster (or records why the Postgres suites are skipped).
     globalSetup: ['src/__fixtures__/postgres-cluster.ts'],
   },

@@ -1,1 +1,14 @@
-export const packageName = '@adk/plugins';
+export * from './circuit-breaker.js';
+export * from './clock.js';
+export * from './context-filter.js';
+export * from './debug-logging.js';
+export * from './global-instruction.js';
+export * from './logging.js';
+export * from './model-fallback.js';
+export * from './rate-limit.js';
+export * from './reflect-and-retry.js';
+export * from './registry.js';
+export * from './response-cache.js';
+export * from './save-files-as-artifacts.js';
+export * from './tool-policy.js';
+export * from './usage-accounting.js';

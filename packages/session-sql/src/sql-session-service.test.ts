@@ -2,7 +2,7 @@ import { createEvent, type Event, isAdkError, type Session } from '@adk/core';
 import { sessionServiceConformance } from '@adk/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
-import { type AnyKysely, SqlSessionService } from './index.js';
+import { type AnyKysely, migrateToLatest, SqlSessionService } from './index.js';
 
 let counter = 0;
 const key = (session: Session) => ({
@@ -25,6 +25,8 @@ for (const target of testDatabases()) {
     let db: AnyKysely;
     beforeAll(async () => {
       db = await target.open();
+      // Start the engine and create the tables here, under the hook timeout, not in the first test.
+      await migrateToLatest(db);
     });
     afterAll(async () => {
       await db?.destroy();

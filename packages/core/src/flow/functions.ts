@@ -90,6 +90,10 @@ async function runCall(
     const hookArgs = { tool, args, context: toolCtx };
     let result =
       (await ctx.pluginManager.beforeTool(hookArgs)) ?? (await firstResult(hooks.beforeTool, hookArgs));
+    if (toolCtx.actions.requestedToolConfirmations?.[call.id]) {
+      // A hook asked the user to confirm this call: no response until the user answers.
+      return { call, response: undefined, actions: toolCtx.actions };
+    }
     if (result === undefined) {
       try {
         const raw = await tool.run(args, toolCtx);

@@ -63,6 +63,8 @@ export class PluginManager {
         try {
           await p.init?.();
         } catch (error) {
+          // A failed start is not remembered: the next run tries again.
+          this.initialized = undefined;
           throw new PluginError(p.name, 'init', error);
         }
       }
