@@ -14,7 +14,7 @@ export const ADK_LONG_RUNNING_KEY = 'adk_is_long_running';
 export const ADK_THOUGHT_KEY = 'adk_thought';
 
 /** The function call ADK uses to ask the user for credentials; maps to `auth-required`. */
-export const REQUEST_CREDENTIAL = 'adk_request_credential';
+export { REQUEST_CREDENTIAL } from '@adk/core';
 
 /** Turns any value into JSON (dropping what JSON cannot hold), for A2A data parts. */
 export function toA2aJson(value: unknown): A2aJson {
