@@ -128,3 +128,61 @@ for (const target of targets) {
     },
   );
 }
+
+const wire = new FunctionTool({
+  name: 'wire_money',
+  description: 'Sends money; needs the user’s confirmation',
+  parameters: z.object({ amount: z.number() }),
+  requireConfirmation: true,
+  execute: ({ amount }) => ({ sent: amount }),
+});
+
+for (const target of targets) {
+  const title = `${target.name}: a tool confirmation survives a restart`;
+  describe.skipIf(target.skipReason !== undefined)(
+    target.skipReason ? `${title} (skipped: ${target.skipReason})` : title,
+    () => {
+      it('pauses for confirmation in one process and runs the tool after approval in the next', async () => {
+        const url = target.url();
+        const appName = `confirm-${process.pid}-${Date.now()}`;
+        const boot = async (script: ConstructorParameters<typeof ScriptedModel>[0]) => {
+          const sessionService = await SqlSessionService.fromUrl(url);
+          const model = new ScriptedModel(script);
+          const agent = new LlmAgent({ name: 'bank', model, tools: [wire] });
+          const runner = new Runner({ appName, agent, sessionService, autoCreateSession: true });
+          const run = (newMessage: Content) =>
+            collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
+          return { sessionService, model, run };
+        };
+
+        const first = await boot([functionCallResponse('wire_money', { amount: 250 }, 'call-w')]);
+        const paused = (await first.run(userContent('wire 250'))).at(-1);
+        const request = paused?.content?.parts[0]?.functionCall;
+        expect(request?.name).toBe('adk_request_confirmation');
+        expect(paused?.longRunningToolIds).toEqual([request?.id]);
+        await first.sessionService.close();
+
+        const second = await boot(['Sent 250.']);
+        const turn = await second.run({
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: request?.id as string,
+                name: 'adk_request_confirmation',
+                response: { confirmed: true },
+              },
+            },
+          ],
+        });
+        expect(turn.at(-1)?.content?.parts[0]?.text).toBe('Sent 250.');
+        expect(second.model.requests[0]?.contents.at(-1)?.parts[0]?.functionResponse).toEqual({
+          id: 'call-w',
+          name: 'wire_money',
+          response: { sent: 250 },
+        });
+        await second.sessionService.close();
+      });
+    },
+  );
+}
