@@ -24,7 +24,20 @@ const jobs = {
     ['--filter', '@adk/quickstart', 'start'],
   ],
   // Every check: lint, typecheck, build, all tests, package shape.
-  test: [['turbo', 'run', 'lint', 'lint:root', 'typecheck', 'build', 'test', 'shape', '--continue=never', '--concurrency=2']],
+  test: [
+    [
+      'turbo',
+      'run',
+      'lint',
+      'lint:root',
+      'typecheck',
+      'build',
+      'test',
+      'shape',
+      '--continue=never',
+      '--concurrency=2',
+    ],
+  ],
   bench: [
     ['turbo', 'run', 'build', '--output-logs=errors-only'],
     ['--filter', '@adk/bench', 'bench'],
