@@ -34,7 +34,7 @@ const pkg = {
   },
   files: ['dist', 'README.md', 'CHANGELOG.md'],
   scripts: {
-    build: 'node ../../scripts/clean.mjs dist && tsc -p tsconfig.build.json',
+    build: 'node ../../scripts/clean.mjs dist && tsc -p tsconfig.build.json && node ../../scripts/bundle.mjs',
     typecheck: 'tsc -p tsconfig.json --noEmit',
     lint: 'biome check .',
     test: 'vitest run',
@@ -56,6 +56,8 @@ const tsconfig = {
 };
 const tsconfigBuild = {
   extends: './tsconfig.json',
+  // Sources are not published, so maps would point nowhere.
+  compilerOptions: { sourceMap: false, declarationMap: false },
   exclude: ['src/**/*.test.ts', 'src/**/__fixtures__/**', 'src/**/*.test-d.ts'],
 };
 const vitestConfig = `import { defineConfig } from 'vitest/config';

@@ -9,6 +9,7 @@ export * from './artifacts/in-memory-artifact-service.js';
 export * from './errors/errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
+export * from './events/schemas.js';
 export * from './flow/compression.js';
 export * from './flow/confirmation.js';
 export * from './flow/contents.js';
@@ -35,3 +36,15 @@ export * from './tools/tool-context.js';
 export * from './tools/toolset.js';
 export { newFunctionCallId, newId } from './utils/ids.js';
 export { getOrCreate, isPlainObject, parseJson, tryParseJson } from './utils/json.js';
+export {
+  deferredSchema,
+  formatIssues,
+  type LazySchema,
+  lazySchema,
+  lazyZod,
+  loadZod,
+  type SafeParseResult,
+  type SchemaIssue,
+  type SchemaLike,
+  type ZodModule,
+} from './utils/zod.js';

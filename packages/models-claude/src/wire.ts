@@ -1,73 +1,97 @@
-import { z } from 'zod';
+import { deferredSchema, lazyZod, type SchemaLike } from '@adk/core';
+import type { z as Z } from 'zod';
 
 // Zod schemas of the Anthropic Messages API responses we read. Loose: unknown fields pass through.
 
-export const claudeUsageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-});
-export type ClaudeUsage = z.infer<typeof claudeUsageSchema>;
+// Built on first use: importing the provider does not load zod.
+const schemas = lazyZod((z) => {
+  const claudeUsageSchema = z.looseObject({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+  });
 
-export const claudeContentBlockSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('text'), text: z.string() }),
-  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
-  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
-  z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.looseObject({ type: z.literal('server_tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.looseObject({ type: z.literal('web_search_tool_result') }),
-]);
-export type ClaudeContentBlock = z.infer<typeof claudeContentBlockSchema>;
-
-export const claudeMessageSchema = z.looseObject({
-  id: z.string(),
-  type: z.literal('message'),
-  role: z.literal('assistant'),
-  model: z.string().optional(),
-  content: z.array(claudeContentBlockSchema),
-  stop_reason: z.string().nullish(),
-  stop_sequence: z.string().nullish(),
-  usage: claudeUsageSchema.optional(),
-});
-export type ClaudeMessage = z.infer<typeof claudeMessageSchema>;
-
-export const claudeStreamEventSchema = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('message_start'),
-    message: z.looseObject({
+  const claudeContentBlockSchema = z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('text'), text: z.string() }),
+    z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+    z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+    z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+    z.looseObject({
+      type: z.literal('server_tool_use'),
       id: z.string(),
-      model: z.string().optional(),
+      name: z.string(),
+      input: z.unknown(),
+    }),
+    z.looseObject({ type: z.literal('web_search_tool_result') }),
+  ]);
+
+  const claudeMessageSchema = z.looseObject({
+    id: z.string(),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    model: z.string().optional(),
+    content: z.array(claudeContentBlockSchema),
+    stop_reason: z.string().nullish(),
+    stop_sequence: z.string().nullish(),
+    usage: claudeUsageSchema.optional(),
+  });
+
+  const claudeStreamEventSchema = z.discriminatedUnion('type', [
+    z.looseObject({
+      type: z.literal('message_start'),
+      message: z.looseObject({
+        id: z.string(),
+        model: z.string().optional(),
+        usage: claudeUsageSchema.optional(),
+      }),
+    }),
+    z.looseObject({
+      type: z.literal('content_block_start'),
+      index: z.number(),
+      content_block: claudeContentBlockSchema,
+    }),
+    z.looseObject({
+      type: z.literal('content_block_delta'),
+      index: z.number(),
+      delta: z.discriminatedUnion('type', [
+        z.looseObject({ type: z.literal('text_delta'), text: z.string() }),
+        z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }),
+        z.looseObject({ type: z.literal('thinking_delta'), thinking: z.string() }),
+        z.looseObject({ type: z.literal('signature_delta'), signature: z.string() }),
+        z.looseObject({ type: z.literal('citations_delta') }),
+      ]),
+    }),
+    z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
+    z.looseObject({
+      type: z.literal('message_delta'),
+      delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
       usage: claudeUsageSchema.optional(),
     }),
-  }),
-  z.looseObject({
-    type: z.literal('content_block_start'),
-    index: z.number(),
-    content_block: claudeContentBlockSchema,
-  }),
-  z.looseObject({
-    type: z.literal('content_block_delta'),
-    index: z.number(),
-    delta: z.discriminatedUnion('type', [
-      z.looseObject({ type: z.literal('text_delta'), text: z.string() }),
-      z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }),
-      z.looseObject({ type: z.literal('thinking_delta'), thinking: z.string() }),
-      z.looseObject({ type: z.literal('signature_delta'), signature: z.string() }),
-      z.looseObject({ type: z.literal('citations_delta') }),
-    ]),
-  }),
-  z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
-  z.looseObject({
-    type: z.literal('message_delta'),
-    delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
-    usage: claudeUsageSchema.optional(),
-  }),
-  z.looseObject({ type: z.literal('message_stop') }),
-  z.looseObject({ type: z.literal('ping') }),
-  z.looseObject({
-    type: z.literal('error'),
-    error: z.looseObject({ type: z.string(), message: z.string() }),
-  }),
-]);
-export type ClaudeStreamEvent = z.infer<typeof claudeStreamEventSchema>;
+    z.looseObject({ type: z.literal('message_stop') }),
+    z.looseObject({ type: z.literal('ping') }),
+    z.looseObject({
+      type: z.literal('error'),
+      error: z.looseObject({ type: z.string(), message: z.string() }),
+    }),
+  ]);
+
+  return { claudeUsageSchema, claudeContentBlockSchema, claudeMessageSchema, claudeStreamEventSchema };
+});
+type Schemas = ReturnType<typeof schemas>;
+
+export type ClaudeUsage = Z.infer<Schemas['claudeUsageSchema']>;
+export type ClaudeContentBlock = Z.infer<Schemas['claudeContentBlockSchema']>;
+export type ClaudeMessage = Z.infer<Schemas['claudeMessageSchema']>;
+export type ClaudeStreamEvent = Z.infer<Schemas['claudeStreamEventSchema']>;
+
+export const claudeUsageSchema: SchemaLike<ClaudeUsage> = deferredSchema(() => schemas().claudeUsageSchema);
+export const claudeContentBlockSchema: SchemaLike<ClaudeContentBlock> = deferredSchema(
+  () => schemas().claudeContentBlockSchema,
+);
+export const claudeMessageSchema: SchemaLike<ClaudeMessage> = deferredSchema(
+  () => schemas().claudeMessageSchema,
+);
+export const claudeStreamEventSchema: SchemaLike<ClaudeStreamEvent> = deferredSchema(
+  () => schemas().claudeStreamEventSchema,
+);

@@ -1,77 +1,70 @@
-import { z } from 'zod';
-
 /** JSON values as persisted (what survives a JSON round trip). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ]),
-);
-
-export const inlineDataSchema = z.object({
-  mimeType: z.string(),
+export type InlineData = {
+  mimeType: string;
   /** base64-encoded bytes */
-  data: z.string(),
-  displayName: z.string().optional(),
-});
-export const fileDataSchema = z.object({
-  mimeType: z.string(),
-  fileUri: z.string(),
-  displayName: z.string().optional(),
-});
-export const functionCallSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  args: z.record(z.string(), z.unknown()),
+  data: string;
+  displayName?: string;
+};
+
+export type FileData = {
+  mimeType: string;
+  fileUri: string;
+  displayName?: string;
+};
+
+export type FunctionCall = {
+  /** Unique per call; the flow generates one when a vendor sends none. */
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
   /**
    * Set by a provider when the model's argument text was not valid JSON (the raw text); `args` is
    * then `{}` and the flow answers the call with an error response instead of running the tool.
    */
-  invalidArgs: z.string().optional(),
-});
-export const functionResponseSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  response: z.record(z.string(), z.unknown()),
-});
-export const executableCodeSchema = z.object({ language: z.string(), code: z.string() });
-export const codeExecutionResultSchema = z.object({ outcome: z.string(), output: z.string().optional() });
+  invalidArgs?: string;
+};
+
+export type FunctionResponse = {
+  id: string;
+  name: string;
+  response: Record<string, unknown>;
+};
+
+export type ExecutableCode = {
+  language: string;
+  code: string;
+};
+
+export type CodeExecutionResult = {
+  outcome: string;
+  output?: string;
+};
 
 /** A Part holds exactly one kind of data (text, inline data, a function call, ...). */
-export const partSchema = z.object({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  inlineData: inlineDataSchema.optional(),
-  fileData: fileDataSchema.optional(),
-  functionCall: functionCallSchema.optional(),
-  functionResponse: functionResponseSchema.optional(),
-  executableCode: executableCodeSchema.optional(),
-  codeExecutionResult: codeExecutionResultSchema.optional(),
-});
+export type Part = {
+  text?: string;
+  /** The text is the model's thought, not its answer. */
+  thought?: boolean;
+  /** Opaque vendor signature of a thought; must be sent back unchanged. */
+  thoughtSignature?: string;
+  inlineData?: InlineData;
+  fileData?: FileData;
+  functionCall?: FunctionCall;
+  functionResponse?: FunctionResponse;
+  executableCode?: ExecutableCode;
+  codeExecutionResult?: CodeExecutionResult;
+};
 
-export const roleSchema = z.enum(['user', 'model']);
-export const contentSchema = z.object({
-  role: roleSchema,
-  parts: z.array(partSchema),
-});
+export type Role = 'user' | 'model';
 
-export type InlineData = z.infer<typeof inlineDataSchema>;
-export type FileData = z.infer<typeof fileDataSchema>;
-export type FunctionCall = z.infer<typeof functionCallSchema>;
-export type FunctionResponse = z.infer<typeof functionResponseSchema>;
-export type ExecutableCode = z.infer<typeof executableCodeSchema>;
-export type CodeExecutionResult = z.infer<typeof codeExecutionResultSchema>;
-export type Part = z.infer<typeof partSchema>;
-export type Role = z.infer<typeof roleSchema>;
-export type Content = z.infer<typeof contentSchema>;
+/** A turn: the Gemini REST shape in camelCase, which is also the persisted JSON shape. */
+export type Content = {
+  role: Role;
+  parts: Part[];
+};
 
 /** Builds a user message from text (and optionally more parts). */
 export function userContent(text: string, ...parts: Part[]): Content {

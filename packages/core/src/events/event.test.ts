@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEvent, type Event, eventSchema, isFinalResponse, type Part, parseEvent } from '../index.js';
+import { createEvent, type Event, eventSchemas, isFinalResponse, type Part, parseEvent } from '../index.js';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 const record = fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 4 });
@@ -73,7 +73,7 @@ describe('Event JSON', () => {
   });
 
   it('rejects malformed events with a schema error', () => {
-    expect(eventSchema.safeParse({ id: 1 }).success).toBe(false);
+    expect(eventSchemas().event.safeParse({ id: 1 }).success).toBe(false);
     expect(() =>
       parseEvent({ id: 'x', invocationId: 'i', author: 'a', timestamp: 'soon', actions: {} }),
     ).toThrow();

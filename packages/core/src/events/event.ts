@@ -1,68 +1,68 @@
-import { z } from 'zod';
 import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
-import { contentSchema, type FunctionCall, functionCallsOf, functionResponsesOf } from './content.js';
+import { type Content, type FunctionCall, functionCallsOf, functionResponsesOf } from './content.js';
+import { eventSchemas } from './schemas.js';
 
-export const usageMetadataSchema = z.object({
-  promptTokenCount: z.number().optional(),
-  candidatesTokenCount: z.number().optional(),
-  totalTokenCount: z.number().optional(),
-  cachedContentTokenCount: z.number().optional(),
-  thoughtsTokenCount: z.number().optional(),
-  toolUsePromptTokenCount: z.number().optional(),
-});
-export type UsageMetadata = z.infer<typeof usageMetadataSchema>;
+export type UsageMetadata = {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  totalTokenCount?: number;
+  cachedContentTokenCount?: number;
+  thoughtsTokenCount?: number;
+  toolUsePromptTokenCount?: number;
+};
 
 /** A request, made by a tool, that the user confirm a function call before it runs. */
-export const toolConfirmationSchema = z.object({
-  hint: z.string().optional(),
-  confirmed: z.boolean(),
-  payload: z.unknown().optional(),
-});
-export type ToolConfirmation = z.infer<typeof toolConfirmationSchema>;
+export type ToolConfirmation = {
+  hint?: string;
+  confirmed: boolean;
+  payload?: unknown;
+};
 
 /** Replaces a range of events by a summary when the next request is built (raw events stay). */
-export const eventCompactionSchema = z.object({
-  startTimestamp: z.number(),
-  endTimestamp: z.number(),
-  compactedContent: contentSchema,
-});
-export type EventCompaction = z.infer<typeof eventCompactionSchema>;
+export type EventCompaction = {
+  startTimestamp: number;
+  endTimestamp: number;
+  compactedContent: Content;
+};
 
-export const eventActionsSchema = z.object({
-  stateDelta: z.record(z.string(), z.unknown()),
-  artifactDelta: z.record(z.string(), z.number()),
-  transferToAgent: z.string().optional(),
-  escalate: z.boolean().optional(),
-  skipSummarization: z.boolean().optional(),
-  requestedToolConfirmations: z.record(z.string(), toolConfirmationSchema).optional(),
-  requestedAuthConfigs: z.record(z.string(), z.unknown()).optional(),
-  endOfAgent: z.boolean().optional(),
-  compaction: eventCompactionSchema.optional(),
-});
-export type EventActions = z.infer<typeof eventActionsSchema>;
+export type EventActions = {
+  /** State changes, routed by key prefix when the event is committed. */
+  stateDelta: Record<string, unknown>;
+  /** Artifact name → version saved with this event. */
+  artifactDelta: Record<string, number>;
+  transferToAgent?: string;
+  escalate?: boolean;
+  skipSummarization?: boolean;
+  /** Function-call id → confirmation the user is asked for. */
+  requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  requestedAuthConfigs?: Record<string, unknown>;
+  endOfAgent?: boolean;
+  compaction?: EventCompaction;
+};
 
-export const eventSchema = z.object({
-  id: z.string(),
-  invocationId: z.string(),
-  author: z.string(),
-  branch: z.string().optional(),
-  timestamp: z.number(),
-  content: contentSchema.optional(),
-  partial: z.boolean().optional(),
-  turnComplete: z.boolean().optional(),
-  interrupted: z.boolean().optional(),
-  finishReason: z.string().optional(),
-  errorCode: z.string().optional(),
-  errorMessage: z.string().optional(),
-  usageMetadata: usageMetadataSchema.optional(),
-  groundingMetadata: z.unknown().optional(),
-  citationMetadata: z.unknown().optional(),
-  customMetadata: z.record(z.string(), z.unknown()).optional(),
-  longRunningToolIds: z.array(z.string()).optional(),
-  actions: eventActionsSchema,
-});
-export type Event = z.infer<typeof eventSchema>;
+export type Event = {
+  id: string;
+  invocationId: string;
+  /** 'user' or an agent name */
+  author: string;
+  branch?: string;
+  /** ms since the epoch, µs resolution */
+  timestamp: number;
+  content?: Content;
+  partial?: boolean;
+  turnComplete?: boolean;
+  interrupted?: boolean;
+  finishReason?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  usageMetadata?: UsageMetadata;
+  groundingMetadata?: unknown;
+  citationMetadata?: unknown;
+  customMetadata?: Record<string, unknown>;
+  longRunningToolIds?: string[];
+  actions: EventActions;
+};
 
 export type EventInit = Partial<Omit<Event, 'actions'>> & {
   invocationId: string;
@@ -127,7 +127,7 @@ export function isFinalResponse(event: Event): boolean {
 
 /** Parses persisted event JSON (from a database, the wire, a file) into a typed event. */
 export function parseEvent(value: unknown): Event {
-  return eventSchema.parse(value);
+  return eventSchemas().event.parse(value);
 }
 
 /** Whether an event carries any state, artifact or control action. */

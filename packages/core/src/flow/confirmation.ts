@@ -1,12 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { FunctionCall } from '../events/content.js';
-import {
-  createEvent,
-  type Event,
-  eventFunctionCalls,
-  type ToolConfirmation,
-  toolConfirmationSchema,
-} from '../events/event.js';
+import { createEvent, type Event, eventFunctionCalls, type ToolConfirmation } from '../events/event.js';
+import { eventSchemas } from '../events/schemas.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
 
@@ -73,7 +68,7 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   for (const part of last.content?.parts ?? []) {
     const r = part.functionResponse;
     if (r?.name !== REQUEST_CONFIRMATION) continue;
-    const parsed = toolConfirmationSchema.safeParse(r.response);
+    const parsed = eventSchemas().toolConfirmation.safeParse(r.response);
     answers.set(r.id, parsed.success ? parsed.data : { confirmed: false, payload: r.response });
   }
   if (answers.size === 0) return [];

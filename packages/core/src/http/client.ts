@@ -1,6 +1,6 @@
-import type { z } from 'zod';
 import { CancelledError, ConfigError, isAdkError } from '../errors/errors.js';
 import { isPlainObject, tryParseJson } from '../utils/json.js';
+import type { SchemaLike } from '../utils/zod.js';
 import { ApiCallError, RateLimitError } from './api-call-error.js';
 import { redactSecrets, secretsOf } from './api-key.js';
 import { cancelled, type RetryOptions, retryAfterMsFrom, withRetry } from './retry.js';
@@ -84,7 +84,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 
 /** Sends a JSON request and returns the parsed (and, with `schema`, validated) JSON response. */
 export async function postJson<T = unknown>(
-  request: HttpRequest & { schema?: z.ZodType<T> },
+  request: HttpRequest & { schema?: SchemaLike<T> },
 ): Promise<HttpResponse<T>> {
   const secrets = secretsOf(request.requestHeaders ?? {});
   return withRetry(
@@ -160,7 +160,7 @@ export async function postStream(request: HttpRequest): Promise<HttpStreamRespon
 
 /** {@link postStream} with each event's data parsed as JSON (validated by `schema`), ending at `[DONE]`. */
 export async function postJsonStream<T = unknown>(
-  request: HttpRequest & { schema?: z.ZodType<T> },
+  request: HttpRequest & { schema?: SchemaLike<T> },
 ): Promise<HttpStreamResponse<JsonSseEvent<T>>> {
   const response = await postStream(request);
   const url = redactSecrets(request.url, secretsOf(request.requestHeaders ?? {}));

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import { tryParseJson } from '../utils/json.js';
+import type { SchemaLike } from '../utils/zod.js';
 import { ApiCallError } from './api-call-error.js';
 
 /** One dispatched server-sent event. `data` joins multi-line `data:` fields with '\n'. */
@@ -127,7 +127,7 @@ export interface JsonSseEvent<T> {
  */
 export async function* parseJsonEventStream<T = unknown>(
   events: AsyncIterable<SseEvent>,
-  options: { url: string; schema?: z.ZodType<T> },
+  options: { url: string; schema?: SchemaLike<T> },
 ): AsyncGenerator<JsonSseEvent<T>> {
   for await (const sse of events) {
     const data = sse.data.trim();

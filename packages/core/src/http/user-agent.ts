@@ -4,28 +4,44 @@ import { tryParseJson } from '../utils/json.js';
 const versions = new Map<string, string>();
 
 /**
- * The `version` of the package.json at `packageJsonUrl` (e.g. `new URL('../package.json',
- * import.meta.url)`, which resolves the same from src/ and dist/), or '0.0.0' when unreadable.
+ * The `version` of a package.json: the one at `url` when it names a package.json (e.g.
+ * `new URL('../package.json', import.meta.url)`), else the nearest one at or above the folder `url`
+ * names (e.g. `new URL('./', import.meta.url)`, which works from src/, dist/ and bundled chunks).
+ * '0.0.0' when none is readable.
  */
-export function packageVersion(packageJsonUrl: URL): string {
-  const key = packageJsonUrl.href;
+export function packageVersion(url: URL): string {
+  const key = url.href;
   let version = versions.get(key);
   if (version === undefined) {
-    try {
-      const parsed = tryParseJson(readFileSync(packageJsonUrl, 'utf8'));
-      const v = (parsed as { version?: unknown } | undefined)?.version;
-      version = typeof v === 'string' ? v : '0.0.0';
-    } catch {
-      version = '0.0.0';
+    version = '0.0.0';
+    let dir = new URL('./', url);
+    for (let depth = 0; depth < 8; depth++) {
+      const v = readVersion(new URL('package.json', dir));
+      if (v !== undefined) {
+        version = v;
+        break;
+      }
+      const parent = new URL('../', dir);
+      if (parent.href === dir.href) break;
+      dir = parent;
     }
     versions.set(key, version);
   }
   return version;
 }
 
+function readVersion(file: URL): string | undefined {
+  try {
+    const v = (tryParseJson(readFileSync(file, 'utf8')) as { version?: unknown } | undefined)?.version;
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The version of @adk/core itself. */
 export function coreVersion(): string {
-  return packageVersion(new URL('../../package.json', import.meta.url));
+  return packageVersion(new URL('./', import.meta.url));
 }
 
 /**

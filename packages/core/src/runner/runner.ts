@@ -22,6 +22,7 @@ import type { Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { newId } from '../utils/ids.js';
+import { loadZod } from '../utils/zod.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -121,7 +122,7 @@ export class Runner {
   }
 
   private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    await loadTelemetry();
+    await Promise.all([loadTelemetry(), loadZod()]);
     await this.pluginManager.init();
     const session = await this.loadSession(params);
     const signal = params.signal ?? new AbortController().signal;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { BaseAgent } from '../agents/base-agent.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import { InMemoryArtifactService } from '../artifacts/in-memory-artifact-service.js';
@@ -9,6 +9,7 @@ import { Runner } from '../runner/runner.js';
 import { InMemorySessionService } from '../sessions/in-memory-session-service.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { tryParseJson } from '../utils/json.js';
+import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import { zodToJsonSchema } from './function-tool.js';
 import type { ToolContext } from './tool-context.js';
@@ -23,7 +24,9 @@ export interface AgentToolOptions {
   streamEvents?: boolean;
 }
 
-const defaultInput = z.object({ request: z.string().describe('The request for the agent') });
+const defaultInput = lazySchema((z) =>
+  z.object({ request: z.string().describe('The request for the agent') }),
+);
 
 /**
  * An agent used as a tool. It runs in its own in-memory session seeded with the caller's state;
@@ -43,15 +46,16 @@ export class AgentTool extends BaseTool {
     return {
       name: this.name,
       description: this.description,
-      parameters: zodToJsonSchema(this.options.inputSchema ?? defaultInput),
+      parameters: zodToJsonSchema(this.options.inputSchema ?? defaultInput.schema),
     };
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const schema = this.options.inputSchema ?? defaultInput;
+    const schema: SchemaLike<Record<string, unknown>> = this.options.inputSchema ?? defaultInput;
     const parsed = schema.safeParse(args);
-    if (!parsed.success)
-      return { error: `Invalid arguments for "${this.name}": ${z.prettifyError(parsed.error)}` };
+    if (!parsed.success) {
+      return { error: `Invalid arguments for "${this.name}": ${formatIssues(parsed.error.issues)}` };
+    }
     const text = this.options.inputSchema ? JSON.stringify(parsed.data) : String(parsed.data.request);
     if (this.options.skipSummarization) context.skipSummarization();
 

@@ -1,27 +1,73 @@
-import { z } from 'zod';
 import type { ReadonlyContext } from '../agents/callback-context.js';
 import { contentText, type Part } from '../events/content.js';
-import type { LlmRequest } from '../models/llm.js';
-import { FunctionTool } from './function-tool.js';
+import type { FunctionDeclaration, JsonSchema, LlmRequest } from '../models/llm.js';
+import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
+import { BaseTool } from './base-tool.js';
+import { ToolArgumentsError } from './function-tool.js';
+import type { ToolContext } from './tool-context.js';
 
-/** Ends the enclosing LoopAgent (escalates) — the model calls it when the loop's work is done. */
-export const exitLoopTool = new FunctionTool({
-  name: 'exit_loop',
-  description: 'Exits the loop. Call this function only when you are instructed to do so.',
-  parameters: z.object({}),
-  execute: (_args, context) => {
+/**
+ * A built-in tool: a JSON Schema declaration (so defining it loads nothing) and arguments
+ * validated with a lazily built zod schema.
+ */
+abstract class BuiltinTool<A> extends BaseTool {
+  constructor(
+    name: string,
+    description: string,
+    private readonly parameters: JsonSchema,
+    private readonly schema: SchemaLike<A>,
+  ) {
+    super({ name, description });
+  }
+
+  declaration(): FunctionDeclaration {
+    return { name: this.name, description: this.description, parameters: this.parameters };
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const parsed = this.schema.safeParse(args);
+    if (!parsed.success) throw new ToolArgumentsError(formatIssues(parsed.error.issues));
+    return this.execute(parsed.data, context);
+  }
+
+  protected abstract execute(args: A, context: ToolContext): Promise<unknown> | unknown;
+}
+
+class ExitLoopTool extends BuiltinTool<Record<string, never>> {
+  constructor() {
+    super(
+      'exit_loop',
+      'Exits the loop. Call this function only when you are instructed to do so.',
+      { type: 'object', properties: {} },
+      lazySchema((z) => z.object({}).transform(() => ({}) as Record<string, never>)),
+    );
+  }
+
+  protected execute(_args: Record<string, never>, context: ToolContext): unknown {
     context.escalate();
     context.skipSummarization();
     return {};
-  },
-});
+  }
+}
 
-/** Searches the user's long-term memory. */
-export const loadMemoryTool = new FunctionTool({
-  name: 'load_memory',
-  description: 'Loads memories of earlier conversations with the current user that match a query.',
-  parameters: z.object({ query: z.string().describe('What to look for') }),
-  execute: async ({ query }, context) => {
+/** Ends the enclosing LoopAgent (escalates) — the model calls it when the loop's work is done. */
+export const exitLoopTool: BaseTool = new ExitLoopTool();
+
+class LoadMemoryTool extends BuiltinTool<{ query: string }> {
+  constructor() {
+    super(
+      'load_memory',
+      'Loads memories of earlier conversations with the current user that match a query.',
+      {
+        type: 'object',
+        properties: { query: { type: 'string', description: 'What to look for' } },
+        required: ['query'],
+      },
+      lazySchema((z) => z.object({ query: z.string() })),
+    );
+  }
+
+  protected async execute({ query }: { query: string }, context: ToolContext): Promise<unknown> {
     const { memories } = await context.searchMemory(query);
     return {
       memories: memories.map((m) => ({
@@ -30,25 +76,37 @@ export const loadMemoryTool = new FunctionTool({
         text: contentText(m.content),
       })),
     };
-  },
-});
+  }
+}
+
+/** Searches the user's long-term memory. */
+export const loadMemoryTool: BaseTool = new LoadMemoryTool();
 
 const LOAD_ARTIFACTS = 'load_artifacts';
 
-class LoadArtifactsTool extends FunctionTool<z.ZodObject<{ artifact_names: z.ZodArray<z.ZodString> }>> {
+class LoadArtifactsTool extends BuiltinTool<{ artifact_names: string[] }> {
   constructor() {
-    super({
-      name: LOAD_ARTIFACTS,
-      description: 'Loads the artifacts (files) with the given names so that you can read them.',
-      parameters: z.object({ artifact_names: z.array(z.string()) }),
-      execute: async ({ artifact_names }, context) => {
-        const available = await context.listArtifacts();
-        return {
-          artifact_names: artifact_names.filter((n) => available.includes(n)),
-          missing: artifact_names.filter((n) => !available.includes(n)),
-        };
+    super(
+      LOAD_ARTIFACTS,
+      'Loads the artifacts (files) with the given names so that you can read them.',
+      {
+        type: 'object',
+        properties: { artifact_names: { type: 'array', items: { type: 'string' } } },
+        required: ['artifact_names'],
       },
-    });
+      lazySchema((z) => z.object({ artifact_names: z.array(z.string()) })),
+    );
+  }
+
+  protected async execute(
+    { artifact_names }: { artifact_names: string[] },
+    context: ToolContext,
+  ): Promise<unknown> {
+    const available = await context.listArtifacts();
+    return {
+      artifact_names: artifact_names.filter((n) => available.includes(n)),
+      missing: artifact_names.filter((n) => !available.includes(n)),
+    };
   }
 
   /** Lists the available artifacts, and adds the content of those just loaded to the request. */
@@ -76,4 +134,4 @@ class LoadArtifactsTool extends FunctionTool<z.ZodObject<{ artifact_names: z.Zod
 }
 
 /** Lets the model read the session's artifacts. */
-export const loadArtifactsTool = new LoadArtifactsTool();
+export const loadArtifactsTool: BaseTool = new LoadArtifactsTool();

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { FunctionDeclaration, JsonSchema } from '../models/llm.js';
+import { formatIssues, zod } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -24,7 +25,7 @@ export class ToolArgumentsError extends Error {
 
 /** Converts a zod schema to the JSON Schema of a function declaration. */
 export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const json = zod().z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -58,7 +59,7 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
 
   parseArgs(args: Record<string, unknown>): z.output<S> {
     const parsed = this.options.parameters.safeParse(args);
-    if (!parsed.success) throw new ToolArgumentsError(z.prettifyError(parsed.error));
+    if (!parsed.success) throw new ToolArgumentsError(formatIssues(parsed.error.issues));
     return parsed.data;
   }
 
