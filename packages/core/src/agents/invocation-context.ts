@@ -36,6 +36,8 @@ export interface InvocationContextInit {
   branch?: string | undefined;
   userContent?: Content | undefined;
   shared: InvocationShared;
+  /** Where `endInvocation()` records the end: the whole invocation, or one parallel branch. */
+  scope?: { ended: boolean } | undefined;
   trace: TraceContext;
   /** Runner-level context compression (an agent's own setting wins). */
   contextCompression?: ContextCompressor[] | undefined;
@@ -65,6 +67,7 @@ export class InvocationContext {
   readonly branch: string | undefined;
   readonly userContent: Content | undefined;
   readonly shared: InvocationShared;
+  readonly scope: { ended: boolean };
   readonly trace: TraceContext;
   readonly contextCompression: ContextCompressor[] | undefined;
   readonly emit: ((event: Event) => void) | undefined;
@@ -86,6 +89,7 @@ export class InvocationContext {
     this.branch = init.branch;
     this.userContent = init.userContent;
     this.shared = init.shared;
+    this.scope = init.scope ?? init.shared;
     this.trace = init.trace;
     this.contextCompression = init.contextCompression;
     this.emit = init.emit;
@@ -93,16 +97,18 @@ export class InvocationContext {
 
   /** A context for another agent (and optionally another branch or trace parent). */
   with(
-    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal' | 'emit'>>,
+    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal' | 'emit' | 'scope'>>,
   ): InvocationContext {
     return new InvocationContext({ ...this, ...changes });
   }
 
+  /** Whether this invocation (or this context's parallel branch) has ended. */
   get ended(): boolean {
-    return this.shared.ended || this.signal.aborted;
+    return this.shared.ended || this.scope.ended || this.signal.aborted;
   }
 
+  /** Ends the invocation — or only the current branch, inside a ParallelAgent. */
   endInvocation(): void {
-    this.shared.ended = true;
+    this.scope.ended = true;
   }
 }

@@ -84,7 +84,7 @@ export class ParallelAgent extends BaseAgent {
 
     const branches = this.subAgents.map(async (sub) => {
       const branch = `${ctx.branch ?? this.name}.${sub.name}`;
-      const child = ctx.with({ branch, signal: controller.signal });
+      const child = ctx.with({ branch, signal: controller.signal, scope: { ended: false } });
       try {
         for await (const event of sub.run(child)) {
           await new Promise<void>((ack) => push({ kind: 'event', event, ack }));

@@ -146,9 +146,9 @@ export function llmSummarizer(options: SummarizerOptions): ContextCompressor {
     name: 'llm_summarizer',
     compress: async ({ contents, context }) => {
       const all = context.session.events;
-      let since = 0;
       let previous: Event | undefined;
-      for (const e of all) if (e.actions.compaction) previous = e;
+      for (const e of all)
+        if (e.actions.compaction && isVisibleFromBranch(e.branch, context.branch)) previous = e;
       const visible = all.filter(
         (e) =>
           !e.partial &&
@@ -157,8 +157,7 @@ export function llmSummarizer(options: SummarizerOptions): ContextCompressor {
           isVisibleFromBranch(e.branch, context.branch) &&
           (!previous?.actions.compaction || e.timestamp > previous.actions.compaction.endTimestamp),
       );
-      since = visible.length;
-      if (since < trigger) return contents;
+      if (visible.length < trigger) return contents;
       // Cut before the newest `keepRecent` events, never between a call and its response.
       let cut = visible.length - keepRecent;
       while (cut > 0 && visible[cut]?.content?.parts.some((p) => p.functionResponse)) cut--;

@@ -62,8 +62,18 @@ export interface ConfirmedCall {
  */
 export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const events = ctx.session.events;
-  const last = events.at(-1);
-  if (last?.author !== 'user') return [];
+  // The user's message of this invocation (callbacks may have committed events after it).
+  let lastIndex = events.length - 1;
+  while (
+    lastIndex >= 0 &&
+    !(
+      (events[lastIndex] as Event).author === 'user' &&
+      (events[lastIndex] as Event).invocationId === ctx.invocationId
+    )
+  )
+    lastIndex--;
+  const last = events[lastIndex];
+  if (!last) return [];
   const answers = new Map<string, ToolConfirmation>();
   for (const part of last.content?.parts ?? []) {
     const r = part.functionResponse;
@@ -73,7 +83,7 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   }
   if (answers.size === 0) return [];
   const out: ConfirmedCall[] = [];
-  for (let i = events.length - 2; i >= 0 && answers.size > 0; i--) {
+  for (let i = lastIndex - 1; i >= 0 && answers.size > 0; i--) {
     for (const call of eventFunctionCalls(events[i] as Event)) {
       const answer = answers.get(call.id);
       if (!answer || call.name !== REQUEST_CONFIRMATION) continue;

@@ -48,36 +48,87 @@ function asContext(event: Event, content: Content): Content {
 }
 
 /**
- * Applies compaction events: each one's summary stands in for the events it covers (by
- * timestamp); the compaction events themselves are not sent.
+ * Applies the latest compaction visible from `branch`: its summary stands in for the events it
+ * covers (by timestamp) that its own branch could see; compaction events themselves are not sent.
  */
-function applyCompactions(events: Event[]): Event[] {
+function applyCompactions(events: Event[], branch: string | undefined): Event[] {
   let latest: Event | undefined;
-  for (const e of events) if (e.actions.compaction) latest = e;
-  if (!latest?.actions.compaction) return events;
+  for (const e of events) if (e.actions.compaction && isVisibleFromBranch(e.branch, branch)) latest = e;
+  if (!latest?.actions.compaction) return events.filter((e) => !e.actions.compaction);
   const { startTimestamp, endTimestamp, compactedContent } = latest.actions.compaction;
   const out: Event[] = [];
   let inserted = false;
   for (const e of events) {
     if (e.actions.compaction) continue;
-    if (e.timestamp >= startTimestamp && e.timestamp <= endTimestamp) {
-      if (!inserted) {
-        out.push({
-          ...latest,
-          author: 'user',
-          actions: { stateDelta: {}, artifactDelta: {} },
-          content: {
-            role: 'user',
-            parts: [{ text: 'Summary of the earlier conversation:' }, ...compactedContent.parts],
-          },
-        });
-        inserted = true;
-      }
+    const covered =
+      e.timestamp >= startTimestamp &&
+      e.timestamp <= endTimestamp &&
+      isVisibleFromBranch(e.branch, latest.branch);
+    if (!covered) {
+      out.push(e);
       continue;
     }
-    out.push(e);
+    if (!inserted) {
+      out.push({
+        ...latest,
+        author: 'user',
+        actions: { stateDelta: {}, artifactDelta: {} },
+        content: {
+          role: 'user',
+          parts: [{ text: 'Summary of the earlier conversation:' }, ...compactedContent.parts],
+        },
+      });
+      inserted = true;
+    }
   }
   return out;
+}
+
+function isResponsesOnly(content: Content): boolean {
+  return content.parts.length > 0 && content.parts.every((p) => p.functionResponse);
+}
+
+/**
+ * Puts every function call's responses in one user turn right after the call (responses can
+ * arrive in later turns: a confirmed or long-running call), answers calls that never got a
+ * response with an error response, and drops responses whose call is not in the history.
+ * Vendors reject histories where calls and responses do not pair up.
+ */
+export function pairCallsWithResponses(contents: Content[]): Content[] {
+  const responses = new Map<string, Part>();
+  for (const c of contents)
+    for (const p of c.parts) if (p.functionResponse) responses.set(p.functionResponse.id, p);
+  const out: Content[] = [];
+  for (const c of contents) {
+    if (isResponsesOnly(c)) continue;
+    const kept = c.parts.some((p) => p.functionResponse)
+      ? { ...c, parts: c.parts.filter((p) => !p.functionResponse) }
+      : c;
+    out.push(kept);
+    if (c.role !== 'model') continue;
+    const answers: Part[] = [];
+    for (const p of c.parts) {
+      const call = p.functionCall;
+      if (!call) continue;
+      answers.push(
+        responses.get(call.id) ?? {
+          functionResponse: {
+            id: call.id,
+            name: call.name,
+            response: { error: 'No response was received for this call.' },
+          },
+        },
+      );
+    }
+    if (answers.length > 0) out.push({ role: 'user', parts: answers });
+  }
+  return out;
+}
+
+function hasUserText(event: Event): boolean {
+  return (
+    event.author === 'user' && (event.content?.parts.some((p) => p.text !== undefined && !p.thought) ?? false)
+  );
 }
 
 /** The history an LlmAgent sends: DESIGN §4 "history from the session". */
@@ -88,24 +139,29 @@ export function buildContents(
 ): Content[] {
   let events = ctx.session.events;
   if (include === 'none') {
-    // Only the current turn: from the latest user message on.
+    // Only the current turn: from the latest user message with text on.
     let start = events.length - 1;
-    while (start >= 0 && (events[start] as Event).author !== 'user') start--;
+    while (start >= 0 && !hasUserText(events[start] as Event)) start--;
     events = start >= 0 ? events.slice(start) : [];
   }
-  events = applyCompactions(events);
+  events = applyCompactions(events, ctx.branch);
   const contents: Content[] = [];
+  // Calls of other agents are re-phrased as text; so must be the responses that answer them.
+  const rephrased = new Set<string>();
   for (const event of events) {
     if (event.partial || !event.content || event.content.parts.length === 0) continue;
     if (!isVisibleFromBranch(event.branch, ctx.branch)) continue;
     const content = stripInternal(event.content);
     if (!content) continue;
-    if (event.author === 'user' || event.author === agentName || event.actions.compaction) {
+    const answersRephrased = content.parts.some(
+      (p) => p.functionResponse && rephrased.has(p.functionResponse.id),
+    );
+    if (event.author === agentName || (event.author === 'user' && !answersRephrased)) {
       contents.push(content);
     } else {
-      // Function responses belong to the agent that called; re-phrase other agents' turns.
+      for (const p of content.parts) if (p.functionCall) rephrased.add(p.functionCall.id);
       contents.push(asContext(event, content));
     }
   }
-  return contents;
+  return pairCallsWithResponses(contents);
 }

@@ -122,6 +122,15 @@ async function runCall(
     const replaced =
       (await ctx.pluginManager.afterTool(afterArgs)) ?? (await firstResult(hooks.afterTool, afterArgs));
     return { call, response: replaced ?? result, actions: toolCtx.actions };
+  } catch (error) {
+    // A throwing confirmation predicate or agent tool callback fails this call only.
+    if (ctx.signal.aborted || isAdkError(error, 'PLUGIN')) throw error;
+    failure = error;
+    return {
+      call,
+      response: errorResponse(`Tool "${tool.name}" failed: ${describeError(error)}`),
+      actions: toolCtx.actions,
+    };
   } finally {
     endSpan(trace, failure);
   }
@@ -160,9 +169,15 @@ export async function executeFunctionCalls(
   hooks: ToolHooks,
   confirmations?: Map<string, ToolConfirmation>,
 ): Promise<Event | undefined> {
-  const outcomes = await Promise.all(
+  // Every call settles before the turn goes on, even when one of them fails the invocation.
+  const settled = await Promise.allSettled(
     calls.map((call) => runCall(ctx, call, tools, hooks, confirmations?.get(call.id))),
   );
+  const outcomes: CallOutcome[] = [];
+  for (const r of settled) {
+    if (r.status === 'rejected') throw r.reason;
+    outcomes.push(r.value);
+  }
   const parts: Part[] = [];
   for (const o of outcomes) {
     if (o.response !== undefined) {

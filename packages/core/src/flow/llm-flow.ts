@@ -271,7 +271,7 @@ async function* step(
       errorCode: error.code,
       errorMessage: error.message,
     });
-    ctx.endInvocation();
+    ctx.shared.ended = true;
     result.done = true;
     return;
   }
@@ -306,33 +306,52 @@ async function* step(
     result.done = true;
     return;
   }
-  const responseEvent = yield* runCalls(ctx, calls, tools, agent);
+  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning.length > 0);
+}
+
+/**
+ * Runs a turn's calls and what follows them: a confirmation request, a transfer, or the end of
+ * the turn. Returns whether the agent's loop should stop.
+ */
+async function* runCallsAndFollowUp(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  calls: FunctionCall[],
+  tools: ResolvedTools,
+  paused: boolean,
+  confirmations?: Map<string, ToolConfirmation>,
+): AsyncGenerator<Event, boolean, undefined> {
+  const responseEvent = yield* runCalls(ctx, calls, tools, agent, confirmations);
   if (responseEvent) yield responseEvent;
   const confirmation = responseEvent && confirmationRequestEvent(ctx, calls, responseEvent);
   if (confirmation) {
     yield confirmation;
-    result.done = true;
-    return;
+    return true;
   }
-
   const transferTo = responseEvent?.actions.transferToAgent;
   if (transferTo) {
-    const target = ctx.rootAgent.findAgent(transferTo);
-    if (target) {
-      yield* target.run(ctx);
-      result.done = true;
-      return;
+    // Only the targets this agent may hand over to (DESIGN §7.8), whichever tool asked.
+    const target = tools.transferTargets.find((t) => t.name === transferTo);
+    if (!target) {
+      yield createEvent({
+        invocationId: ctx.invocationId,
+        author: agent.name,
+        branch: ctx.branch,
+        errorCode: 'INVALID_TRANSFER',
+        errorMessage: `Agent "${agent.name}" cannot transfer to "${transferTo}" (valid: ${tools.transferTargets.map((t) => t.name).join(', ') || 'none'})`,
+      });
+      return true;
     }
+    yield* target.run(ctx);
+    return true;
   }
-  if (
-    longRunning.length > 0 ||
-    (responseEvent && isFinalResponse(responseEvent)) ||
-    responseEvent?.actions.escalate ||
-    responseEvent?.actions.requestedToolConfirmations
-  ) {
-    // A paused call, a confirmation request, or a tool that ends the turn (skipSummarization).
-    result.done = true;
-  }
+  // A paused call, or a tool that ends the turn (skipSummarization, escalation).
+  return (
+    paused ||
+    !responseEvent ||
+    isFinalResponse(responseEvent) ||
+    Boolean(responseEvent.actions.escalate || responseEvent.actions.requestedToolConfirmations)
+  );
 }
 
 /** Runs model calls and tool calls until a final response, an escalation, a transfer or a pause. */
@@ -345,15 +364,9 @@ export async function* runLlmFlow(
     // The user answered confirmation requests: run (or reject) those calls, then continue.
     const tools = await resolveTools(agent, ctx);
     const confirmations = new Map(confirmed.map((c) => [c.call.id, c.confirmation]));
-    const responseEvent = yield* runCalls(
-      ctx,
-      confirmed.map((c) => c.call),
-      tools,
-      agent,
-      confirmations,
-    );
-    if (responseEvent) yield responseEvent;
-    if (!responseEvent || ctx.ended) return;
+    const calls = confirmed.map((c) => c.call);
+    const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, false, confirmations);
+    if (stop || ctx.ended) return;
   }
   while (!ctx.ended) {
     const result: StepResult = { done: false };
@@ -387,16 +400,22 @@ async function* runCalls(
     settled = true;
     wake?.();
   });
-  while (!settled || emitted.length > 0) {
-    const next = emitted.shift();
-    if (next) {
-      yield next;
-      continue;
+  try {
+    while (!settled || emitted.length > 0) {
+      const next = emitted.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
     }
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    wake = undefined;
+  } finally {
+    // If the caller stopped early, the calls may still fail later (the run is being aborted):
+    // observe that so it never surfaces as an unhandled rejection.
+    if (!settled) running.catch(() => undefined);
   }
   const responseEvent = await running;
   if (ctx.signal.aborted) throw new CancelledError();

@@ -41,7 +41,15 @@ export class PluginManager {
       throw new AlreadyExistsError(`A plugin named "${plugin.name}" is already registered`);
     }
     this.plugins.push(plugin);
-    if (this.initialized) this.initialized = this.initialized.then(() => plugin.init?.());
+    if (this.initialized) {
+      this.initialized = this.initialized.then(async () => {
+        try {
+          await plugin.init?.();
+        } catch (error) {
+          throw new PluginError(plugin.name, 'init', error);
+        }
+      });
+    }
   }
 
   get(name: string): Plugin | undefined {
@@ -63,12 +71,14 @@ export class PluginManager {
         try {
           await p.init?.();
         } catch (error) {
-          // A failed start is not remembered: the next run tries again.
-          this.initialized = undefined;
           throw new PluginError(p.name, 'init', error);
         }
       }
-    })();
+    })().catch((error: unknown) => {
+      // A failed start is not remembered: the next run tries again.
+      this.initialized = undefined;
+      throw error;
+    });
     return this.initialized;
   }
 

@@ -2,6 +2,7 @@ import { asArray, type BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
+import { ParallelAgent } from '../agents/workflow-agents.js';
 import type { ArtifactService } from '../artifacts/artifact-service.js';
 import {
   CancelledError,
@@ -101,7 +102,7 @@ export class Runner {
     const chained = (previous ?? Promise.resolve()).then(() => mine);
     this.running.set(key, chained);
     try {
-      if (previous) await previous;
+      if (previous) await waitOrAbort(previous, params.signal);
       yield* this.runExclusive(params);
     } finally {
       release();
@@ -125,7 +126,14 @@ export class Runner {
     await Promise.all([loadTelemetry(), loadZod()]);
     await this.pluginManager.init();
     const session = await this.loadSession(params);
-    const signal = params.signal ?? new AbortController().signal;
+    // The run's own signal: the caller's, and aborted when the run ends in any way (including a
+    // caller that stops iterating), so no model call or tool keeps running behind it.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(params.signal?.reason);
+    if (params.signal?.aborted) onAbort();
+    else params.signal?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
+    let afterRunDone = false;
     const invocationId = params.invocationId ?? `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
       [GenAi.conversationId]: session.id,
@@ -179,12 +187,13 @@ export class Runner {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
         const agent = this.findAgentToRun(session, message);
-        for await (const event of agent.run(ctx.with({ agent }))) {
+        for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
           yield await this.commit(ctx, event);
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
       }
+      afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
     } catch (error) {
       failure = error;
@@ -203,6 +212,12 @@ export class Runner {
         yield event;
       }
     } finally {
+      params.signal?.removeEventListener('abort', onAbort);
+      controller.abort();
+      if (!afterRunDone) {
+        // After an error or an early stop, plugins still get to release per-run resources.
+        await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
+      }
       endSpan(trace, failure);
     }
   }
@@ -252,6 +267,39 @@ export class Runner {
   async close(): Promise<void> {
     await this.pluginManager.close();
   }
+}
+
+/** Waits for `promise`, or throws CancelledError as soon as `signal` aborts. */
+function waitOrAbort(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new CancelledError('The run was cancelled while queued'));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError('The run was cancelled while queued'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The branch an agent runs on when started directly: `parallel.child` below each ParallelAgent. */
+function branchOf(agent: BaseAgent): string | undefined {
+  const path: BaseAgent[] = [];
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) path.unshift(a);
+  let branch: string | undefined;
+  for (let i = 0; i + 1 < path.length; i++) {
+    const parent = path[i] as BaseAgent;
+    if (parent instanceof ParallelAgent)
+      branch = `${branch ?? parent.name}.${(path[i + 1] as BaseAgent).name}`;
+  }
+  return branch;
 }
 
 /** ADK's rule: the agent and every ancestor are LlmAgents that allow transfer back to their parent. */
