@@ -74,4 +74,40 @@ export const openaiUsageSchema: SchemaLike<OpenAIUsage> = deferredSchema(() => s
 export const openaiCompletionSchema: SchemaLike<OpenAICompletion> = deferredSchema(
   () => schemas().openaiCompletionSchema,
 );
-export const openaiChunkSchema: SchemaLike<OpenAIChunk> = deferredSchema(() => schemas().openaiChunkSchema);
+const chunkSchema: SchemaLike<OpenAIChunk> = deferredSchema(() => schemas().openaiChunkSchema);
+
+const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
+/**
+ * The common streaming chunk — text or reasoning deltas only — checked by hand: it is most of a
+ * stream, and a structural check costs a fraction of a schema parse. Anything else (tool calls,
+ * usage, errors, unexpected types) goes through the full schema.
+ */
+function isPlainTextChunk(value: unknown): value is OpenAIChunk {
+  if (typeof value !== 'object' || value === null) return false;
+  const chunk = value as Record<string, unknown>;
+  if (chunk.usage != null || chunk.error !== undefined) return false;
+  if (!optionalString(chunk.id) || !optionalString(chunk.model)) return false;
+  const choices = chunk.choices;
+  if (choices === undefined) return true;
+  if (!Array.isArray(choices)) return false;
+  for (const choice of choices) {
+    if (typeof choice !== 'object' || choice === null) return false;
+    const c = choice as Record<string, unknown>;
+    if (c.index !== undefined && typeof c.index !== 'number') return false;
+    if (!optionalString(c.finish_reason)) return false;
+    const delta = c.delta;
+    if (delta === undefined || delta === null) continue;
+    if (typeof delta !== 'object') return false;
+    const d = delta as Record<string, unknown>;
+    if (d.tool_calls != null) return false;
+    if (!optionalString(d.role) || !optionalString(d.content) || !optionalString(d.refusal)) return false;
+    if (!optionalString(d.reasoning_content) || !optionalString(d.reasoning)) return false;
+  }
+  return true;
+}
+
+export const openaiChunkSchema: SchemaLike<OpenAIChunk> = {
+  safeParse: (value) =>
+    isPlainTextChunk(value) ? { success: true, data: value } : chunkSchema.safeParse(value),
+};

@@ -4,7 +4,7 @@ import type { SchemaLike } from '../utils/zod.js';
 import { ApiCallError, RateLimitError } from './api-call-error.js';
 import { redactSecrets, secretsOf } from './api-key.js';
 import { cancelled, type RetryOptions, retryAfterMsFrom, withRetry } from './retry.js';
-import { type JsonSseEvent, parseJsonEventStream, parseSseStream, type SseEvent } from './sse.js';
+import { type JsonSseEvent, parseJsonSseStream, parseSseStream, type SseEvent } from './sse.js';
 import { userAgent } from './user-agent.js';
 
 /** The shape of Node's global `fetch` (undici). Inject a fake in tests. */
@@ -131,11 +131,10 @@ export async function postJson<T = unknown>(
   );
 }
 
-/**
- * Sends a JSON request whose response is `text/event-stream` and returns its events. Retries apply
- * to obtaining the response (status and headers); once events flow, a failure is thrown as is.
- */
-export async function postStream(request: HttpRequest): Promise<HttpStreamResponse<SseEvent>> {
+/** Sends a request expecting `text/event-stream`; returns the body as bytes (with body timeouts). */
+async function openStream(
+  request: HttpRequest,
+): Promise<{ status: number; headers: Record<string, string>; body: AsyncIterable<Uint8Array> }> {
   const secrets = secretsOf(request.requestHeaders ?? {});
   const response = await withRetry(() => send(request, secrets, 'text/event-stream'), {
     ...(request.retry === false ? { maxRetries: 0 } : request.retry),
@@ -151,25 +150,27 @@ export async function postStream(request: HttpRequest): Promise<HttpStreamRespon
       responseHeaders: headers,
     });
   }
-  return {
-    status: response.status,
-    headers,
-    events: parseSseStream(readBody(body, request, secrets)),
-  };
+  return { status: response.status, headers, body: readBody(body, request, secrets) };
+}
+
+/**
+ * Sends a JSON request whose response is `text/event-stream` and returns its events. Retries apply
+ * to obtaining the response (status and headers); once events flow, a failure is thrown as is.
+ */
+export async function postStream(request: HttpRequest): Promise<HttpStreamResponse<SseEvent>> {
+  const { body, ...response } = await openStream(request);
+  return { ...response, events: parseSseStream(body) };
 }
 
 /** {@link postStream} with each event's data parsed as JSON (validated by `schema`), ending at `[DONE]`. */
 export async function postJsonStream<T = unknown>(
   request: HttpRequest & { schema?: SchemaLike<T> },
 ): Promise<HttpStreamResponse<JsonSseEvent<T>>> {
-  const response = await postStream(request);
+  const { body, ...response } = await openStream(request);
   const url = redactSecrets(request.url, secretsOf(request.requestHeaders ?? {}));
   return {
     ...response,
-    events: parseJsonEventStream<T>(
-      response.events,
-      request.schema ? { url, schema: request.schema } : { url },
-    ),
+    events: parseJsonSseStream<T>(body, request.schema ? { url, schema: request.schema } : { url }),
   };
 }
 
