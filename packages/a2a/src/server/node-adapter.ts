@@ -4,7 +4,23 @@ import { Readable } from 'node:stream';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/** Bodies up to this size, with a Content-Length, are read whole: cheaper than a web stream. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+function readSmallBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= length) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
   const host = req.headers.host ?? 'localhost';
   const url = new URL(req.url ?? '/', `http://${host}`);
   const headers = new Headers();
@@ -14,23 +30,37 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     else headers.set(key, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const length = Number(req.headers['content-length']);
+  let body: RequestInit['body'] | undefined;
+  if (hasBody) {
+    body =
+      Number.isInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES
+        ? await readSmallBody(req, length)
+        : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  }
   return new Request(url, {
     method: req.method ?? 'GET',
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(body === undefined ? {} : { body, duplex: 'half' }),
   } as RequestInit);
 }
+
+const CONNECTION_CLOSED = new Error('The client closed the connection');
 
 /** Adapts a Fetch-API handler to Node's `(req, res)` listener (http.createServer, Express, ...). */
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    // Only a connection closed before the response finished cancels the request (and a shared
+    // reason avoids building a DOMException per request).
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort(CONNECTION_CLOSED);
+    });
     void (async () => {
       let response: Response;
       try {
-        response = await handler(toRequest(req, abort.signal));
+        response = await handler(await toRequest(req, abort.signal));
       } catch {
         response = new Response('Internal error', { status: 500 });
       }

@@ -1,4 +1,5 @@
 import { newId } from '@adk/core';
+import { cloneJson } from '../protocol/clone.js';
 import { A2aError } from '../protocol/errors.js';
 import {
   type A2aMetadata,
@@ -460,7 +461,7 @@ export class A2aRequestHandler {
       await this.store.save(task, owner);
       const pushConfig = request.configuration?.taskPushNotificationConfig;
       if (pushConfig) await this.#savePushConfig({ ...pushConfig, taskId }, ctx);
-      this.#publish(taskId, { task: structuredClone(task) });
+      this.#publish(taskId, { task: cloneJson(task) });
       return task;
     };
 

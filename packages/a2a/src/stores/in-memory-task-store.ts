@@ -1,3 +1,4 @@
+import { cloneJson } from '../protocol/clone.js';
 import { A2aError } from '../protocol/errors.js';
 import type { Task, TaskPushNotificationConfig } from '../protocol/types.js';
 import {
@@ -23,12 +24,12 @@ export class InMemoryTaskStore implements TaskStore {
   async get(taskId: string, owner?: TaskOwner): Promise<Task | undefined> {
     const entry = this.#tasks.get(taskId);
     if (!entry || (entry.owner !== undefined && entry.owner !== owner)) return undefined;
-    return structuredClone(entry.task);
+    return cloneJson(entry.task);
   }
 
   async save(task: Task, owner?: TaskOwner): Promise<void> {
     const existing = this.#tasks.get(task.id);
-    this.#tasks.set(task.id, { task: structuredClone(task), owner: existing ? existing.owner : owner });
+    this.#tasks.set(task.id, { task: cloneJson(task), owner: existing ? existing.owner : owner });
   }
 
   async list(query: ListTasksQuery): Promise<ListTasksPage> {
@@ -53,7 +54,7 @@ export class InMemoryTaskStore implements TaskStore {
     const last = page.at(-1);
     const more = start >= 0 && start + query.pageSize < matching.length;
     return {
-      tasks: page.map((m) => structuredClone(m.task)),
+      tasks: page.map((m) => cloneJson(m.task)),
       nextPageToken: more && last ? encodePageToken(last.ts, last.task.id) : '',
       totalSize: matching.length,
     };
@@ -65,16 +66,16 @@ export class InMemoryTaskStore implements TaskStore {
       forTask = new Map();
       this.#push.set(config.taskId, forTask);
     }
-    forTask.set(config.id, structuredClone(config));
+    forTask.set(config.id, cloneJson(config));
   }
 
   async getPushConfig(taskId: string, configId: string): Promise<TaskPushNotificationConfig | undefined> {
     const config = this.#push.get(taskId)?.get(configId);
-    return config ? structuredClone(config) : undefined;
+    return config ? cloneJson(config) : undefined;
   }
 
   async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
-    return [...(this.#push.get(taskId)?.values() ?? [])].map((c) => structuredClone(c));
+    return [...(this.#push.get(taskId)?.values() ?? [])].map((c) => cloneJson(c));
   }
 
   async deletePushConfig(taskId: string, configId: string): Promise<void> {
