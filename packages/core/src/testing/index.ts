@@ -1,5 +1,6 @@
 export * from './artifact-conformance.js';
 export * from './conformance.js';
 export * from './memory-conformance.js';
+export * from './replay-server.js';
 export * from './scripted-model.js';
 export * from './session-conformance.js';
