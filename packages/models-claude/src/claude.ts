@@ -1,6 +1,7 @@
 import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
 import {
   ApiCallError,
+  clientOptions,
   type HttpClientOptions,
   type HttpRequest,
   loadSetting,
@@ -115,13 +116,8 @@ export class Claude implements Llm {
   }
 
   private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {
-    const { fetch, dispatcher, timeouts, retry, headers } = this.options;
     return {
-      ...(fetch ? { fetch } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
-      ...(timeouts ? { timeouts } : {}),
-      ...(retry !== undefined ? { retry } : {}),
-      ...(headers ? { headers } : {}),
+      ...clientOptions(this.options),
       apiName: 'Anthropic API',
       packageName: PACKAGE,
       packageVersion: packageVersion(new URL('../package.json', import.meta.url)),

@@ -2,6 +2,7 @@ import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
 import { ConfigError } from '@adk/core';
 import {
   ApiCallError,
+  clientOptions,
   type HttpClientOptions,
   type HttpRequest,
   loadSetting,
@@ -131,13 +132,8 @@ export class OpenAIChat implements Llm {
   }
 
   private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {
-    const { fetch, dispatcher, timeouts, retry, headers } = this.options;
     return {
-      ...(fetch ? { fetch } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
-      ...(timeouts ? { timeouts } : {}),
-      ...(retry !== undefined ? { retry } : {}),
-      ...(headers ? { headers } : {}),
+      ...clientOptions(this.options),
       apiName: this.isOpenAI ? 'OpenAI API' : `Chat Completions API at ${new URL(this.baseURL).host}`,
       packageName: PACKAGE,
       packageVersion: packageVersion(new URL('../package.json', import.meta.url)),

@@ -35,6 +35,18 @@ export interface HttpClientOptions {
   headers?: Record<string, string | undefined>;
 }
 
+/** The transport settings of `options` (a provider's options object), without undefined values. */
+export function clientOptions(options: HttpClientOptions): HttpClientOptions {
+  const { fetch, dispatcher, timeouts, retry, headers } = options;
+  return {
+    ...(fetch ? { fetch } : {}),
+    ...(dispatcher ? { dispatcher } : {}),
+    ...(timeouts ? { timeouts } : {}),
+    ...(retry !== undefined ? { retry } : {}),
+    ...(headers ? { headers } : {}),
+  };
+}
+
 export interface HttpRequest extends HttpClientOptions {
   url: string;
   method?: 'POST' | 'GET' | 'PUT' | 'DELETE' | 'PATCH';

@@ -14,10 +14,12 @@
  * - `createDispatcher({ connectMs, keepAliveTimeoutMs, connections })` — a keep-alive pool (undici
  *   Agent) with a connect timeout, to pass as `dispatcher`.
  * - `HttpClientOptions` (fetch, dispatcher, timeouts {connectMs, headersMs, bodyMs}, retry, headers):
- *   what a provider accepts once and forwards on every call.
+ *   what a provider accepts once and forwards on every call; `clientOptions(options)` picks them
+ *   out of a provider's options object.
  *
  * Server-sent events
  * - `parseSseStream(ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>)` → `AsyncGenerator<SseEvent>`
+ * - `parseJsonSseStream(bytes, { url, schema? })` — bytes → SSE → JSON in one loop (the hot path).
  *   (`{ event?, data, id?, retry? }`): split chunks, multi-line data, comments, CR/LF/CRLF, BOM.
  * - `SseParser` — the incremental parser behind it (`feed(text) → SseEvent[]`).
  * - `parseJsonEventStream(events, { url, schema? })` — JSON per event, stops at `[DONE]`; a malformed
