@@ -1,0 +1,102 @@
+import { runWorker } from '../harness/child.js';
+import { fmtMs } from '../harness/format.js';
+import { startSseServer } from '../harness/sse-server.js';
+import { median } from '../harness/stats.js';
+import { newReport, type Scenario } from '../harness/types.js';
+import type { ProviderPathArgs, ProviderPathResult } from '../workers/provider-path.js';
+
+export const providerPath: Scenario = {
+  id: 'provider-path',
+  title: '6. Provider path',
+  async run(config) {
+    const report = newReport(this.id, this.title);
+    const deltas = config.quick ? 200 : 5000;
+    // The server runs in this (otherwise idle) process; the client in a fresh child.
+    const server = await startSseServer(deltas);
+    try {
+      const args: ProviderPathArgs = {
+        baseUrl: server.url,
+        iterations: config.quick ? 4 : 30,
+        warmup: config.quick ? 1 : 5,
+      };
+      config.log(`  ${server.events} SSE events per response, ${args.iterations} streams each way`);
+      const outcome = await runWorker<ProviderPathResult>('provider-path.ts', args, { timeoutMs: 600_000 });
+      if (outcome.kind === 'skip') {
+        report.skipped.push(outcome.reason);
+        report.checks.push(
+          {
+            scenario: report.title,
+            label: 'overhead to first event',
+            target: '< 1 ms',
+            measured: 'n/a',
+            pass: undefined,
+          },
+          {
+            scenario: report.title,
+            label: 'overhead in total time',
+            target: '< 10%',
+            measured: 'n/a',
+            pass: undefined,
+          },
+        );
+        return report;
+      }
+      const result = outcome.value;
+      if (result.fetchEvents !== server.events) {
+        report.notes.push(`**Error**: the bare fetch saw ${result.fetchEvents} of ${server.events} events`);
+      }
+      const expectedText = textLength(deltas);
+      if (result.adkTextLength !== expectedText) {
+        report.notes.push(
+          `**Error**: @adk/models-openai aggregated ${result.adkTextLength} characters, expected ${expectedText}`,
+        );
+      }
+      const adkFirst = median(result.adk.map((sample) => sample.firstMs));
+      const fetchFirst = median(result.fetch.map((sample) => sample.firstMs));
+      const adkTotal = median(result.adk.map((sample) => sample.totalMs));
+      const fetchTotal = median(result.fetch.map((sample) => sample.totalMs));
+      report.tables.push({
+        caption: `One local SSE response of ${server.events} Chat Completions events (${deltas} text deltas), read ${args.iterations} times each way, alternating; medians. ${result.adkPartials} partial responses per stream through ADK.`,
+        headers: ['client', 'time to first event', 'total time'],
+        rows: [
+          ['@adk/models-openai (`generate`, streaming)', fmtMs(adkFirst), fmtMs(adkTotal)],
+          ['bare `fetch` (decode + split SSE events): the baseline', fmtMs(fetchFirst), fmtMs(fetchTotal)],
+          [
+            'bare `fetch` + `JSON.parse` of every event (for reference)',
+            fmtMs(median(result.fetchParse.map((sample) => sample.firstMs))),
+            fmtMs(median(result.fetchParse.map((sample) => sample.totalMs))),
+          ],
+        ],
+      });
+      report.notes.push(
+        `Overhead per event through @adk/models-openai: ${(((adkTotal - fetchTotal) / server.events) * 1000).toFixed(1)} µs (SSE parsing, JSON parsing and validation, conversion to LlmResponse, aggregation).`,
+      );
+      const firstOverhead = adkFirst - fetchFirst;
+      const totalOverhead = (adkTotal - fetchTotal) / fetchTotal;
+      report.checks.push({
+        scenario: report.title,
+        label: 'overhead to first event',
+        target: '< 1 ms',
+        measured: fmtMs(firstOverhead),
+        pass: firstOverhead < 1,
+      });
+      report.checks.push({
+        scenario: report.title,
+        label: 'overhead in total time',
+        target: '< 10%',
+        measured: `${(totalOverhead * 100).toFixed(1)}%`,
+        pass: totalOverhead < 0.1,
+      });
+      return report;
+    } finally {
+      await server.close();
+    }
+  },
+};
+
+/** Characters of text the stream carries: `token<i % 100> ` per delta. */
+function textLength(deltas: number): number {
+  let length = 0;
+  for (let i = 0; i < deltas; i++) length += `token${i % 100} `.length;
+  return length;
+}
