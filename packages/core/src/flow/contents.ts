@@ -54,7 +54,8 @@ function asContext(event: Event, content: Content): Content {
 function applyCompactions(events: Event[], branch: string | undefined): Event[] {
   let latest: Event | undefined;
   for (const e of events) if (e.actions.compaction && isVisibleFromBranch(e.branch, branch)) latest = e;
-  if (!latest?.actions.compaction) return events.filter((e) => !e.actions.compaction);
+  // Compaction events carry no content, so without one to apply the log is used as it is.
+  if (!latest?.actions.compaction) return events;
   const { startTimestamp, endTimestamp, compactedContent } = latest.actions.compaction;
   const out: Event[] = [];
   let inserted = false;
@@ -95,6 +96,7 @@ function isResponsesOnly(content: Content): boolean {
  * Vendors reject histories where calls and responses do not pair up.
  */
 export function pairCallsWithResponses(contents: Content[]): Content[] {
+  if (wellPaired(contents)) return contents;
   const responses = new Map<string, Part>();
   for (const c of contents)
     for (const p of c.parts) if (p.functionResponse) responses.set(p.functionResponse.id, p);
@@ -123,6 +125,35 @@ export function pairCallsWithResponses(contents: Content[]): Content[] {
     if (answers.length > 0) out.push({ role: 'user', parts: answers });
   }
   return out;
+}
+
+/**
+ * Whether every model turn's calls are answered, exactly and in full, by the next content and no
+ * response stands anywhere else — the common case, checked without allocating.
+ */
+function wellPaired(contents: Content[]): boolean {
+  for (let i = 0; i < contents.length; i++) {
+    const c = contents[i] as Content;
+    let calls = 0;
+    let responses = 0;
+    for (const p of c.parts) {
+      if (p.functionCall) calls++;
+      else if (p.functionResponse) responses++;
+    }
+    if (responses > 0) return false; // responses are only visited right after their call below
+    if (calls === 0) continue;
+    if (c.role !== 'model') return false;
+    const next = contents[i + 1];
+    if (!next || next.parts.length !== calls) return false;
+    let k = 0;
+    for (const p of c.parts) {
+      if (!p.functionCall) continue;
+      if (next.parts[k]?.functionResponse?.id !== p.functionCall.id) return false;
+      k++;
+    }
+    i++; // the responses just checked
+  }
+  return true;
 }
 
 function hasUserText(event: Event): boolean {

@@ -213,7 +213,7 @@ export class Runner {
       }
     } finally {
       params.signal?.removeEventListener('abort', onAbort);
-      controller.abort();
+      controller.abort(RUN_ENDED);
       if (!afterRunDone) {
         // After an error or an early stop, plugins still get to release per-run resources.
         await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
@@ -268,6 +268,9 @@ export class Runner {
     await this.pluginManager.close();
   }
 }
+
+/** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
+const RUN_ENDED = new CancelledError('The run has ended');
 
 /** Waits for `promise`, or throws CancelledError as soon as `signal` aborts. */
 function waitOrAbort(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
