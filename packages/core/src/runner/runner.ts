@@ -1,4 +1,4 @@
-import { asArray, type BaseAgent } from '../agents/base-agent.js';
+import { asArray, BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
@@ -22,6 +22,7 @@ import { PluginManager } from '../plugins/plugin-manager.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
+import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 
@@ -264,9 +265,49 @@ export class Runner {
     return this.agent;
   }
 
+  /**
+   * Releases what the runner owns: every toolset of the agent tree (MCP sessions, connections),
+   * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
+   */
   async close(): Promise<void> {
-    await this.pluginManager.close();
+    const errors: unknown[] = [];
+    for (const toolset of ownedToolsets(this.agent)) {
+      try {
+        await toolset.close?.();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    try {
+      await this.pluginManager.close();
+    } catch (error) {
+      errors.push(error);
+    }
+    if (errors.length > 0) throw errors[0];
   }
+}
+
+/** Every toolset of the agent tree, including those of agents wrapped as tools, once each. */
+function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
+  const found = new Set<BaseToolset>();
+  const seen = new Set<BaseAgent>();
+  const visit = (agent: BaseAgent) => {
+    for (const a of agent.descendantsAndSelf()) {
+      if (seen.has(a)) continue;
+      seen.add(a);
+      if (!(a instanceof LlmAgent)) continue;
+      for (const entry of a.tools) {
+        if (isToolset(entry)) found.add(entry);
+        else {
+          // An AgentTool (not imported here: it imports the Runner) carries its own agent tree.
+          const inner = (entry as { agent?: unknown }).agent;
+          if (inner instanceof BaseAgent) visit(inner);
+        }
+      }
+    }
+  };
+  visit(root);
+  return found;
 }
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
