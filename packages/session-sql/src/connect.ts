@@ -4,6 +4,7 @@ import { ConfigError } from '@adk/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import { nodeSqliteDialect } from './dialects/node-sqlite-dialect.js';
 import { PgliteDialect, type PgliteLike } from './dialects/pglite-dialect.js';
+import { markSharedServer } from './run-locks.js';
 import type { AnyKysely } from './sql-session-service.js';
 
 /** Where a database URL points. */
@@ -57,7 +58,14 @@ export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions =
         connectionString: location.url,
         ...(options.maxConnections ? { max: options.maxConnections } : {}),
       });
-      return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+      // A connection the server drops (restart, failover, pg_terminate_backend) emits 'error' on its
+      // client; unhandled, that would crash the process. The failure still reaches the query that
+      // used it, and the pool replaces the connection.
+      pool.on('error', ignoreDroppedConnection);
+      pool.on('connect', (client) => client.on('error', ignoreDroppedConnection));
+      const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+      markSharedServer(db);
+      return db;
     }
     case 'pglite': {
       const { PGlite } = await importDriver<typeof import('@electric-sql/pglite')>(
@@ -97,3 +105,5 @@ async function importDriver<T>(specifier: string, scheme: string): Promise<T> {
 function redact(url: string): string {
   return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
 }
+
+function ignoreDroppedConnection(): void {}

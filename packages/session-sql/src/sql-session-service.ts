@@ -1,6 +1,7 @@
 import {
   AlreadyExistsError,
   applyEventToSession,
+  ConfigError,
   type CreateSessionParams,
   type Event,
   type GetSessionParams,
@@ -11,6 +12,8 @@ import {
   newId,
   nextUpdateTime,
   persistableEvent,
+  type RunLock,
+  type RunLockOptions,
   type Session,
   type SessionKey,
   type SessionService,
@@ -30,6 +33,7 @@ import {
   msFromMicros,
   parseState,
 } from './rows.js';
+import { AdvisoryRunLocks, isSharedServer } from './run-locks.js';
 import { migrateToLatest } from './schema/migrations.js';
 import { type Tables, tablesFor } from './schema/tables.js';
 
@@ -54,6 +58,13 @@ export interface SqlSessionServiceOptions {
   migrate?: boolean;
   /** Destroy `db` in close() (default false: the caller owns it). */
   destroyOnClose?: boolean;
+  /**
+   * Hold a Postgres advisory lock per session while a Runner runs it, so several processes on one
+   * database never run one session at once (see the README's "Several instances"). Default: on for
+   * Postgres servers opened with `fromUrl`/`kyselyFromUrl`; off for PGlite and SQLite, which one
+   * process owns, where the Runner's in-process queue is the whole story.
+   */
+  runLocks?: boolean;
 }
 
 interface SessionRow {
@@ -94,7 +105,18 @@ export class SqlSessionService implements SessionService {
     this.events = sql.table(this.t.events);
     this.appStates = sql.table(this.t.appStates);
     this.userStates = sql.table(this.t.userStates);
+    const runLocks = options.runLocks ?? (this.family === 'postgres' && isSharedServer(options.db));
+    if (runLocks) {
+      if (this.family !== 'postgres') throw new ConfigError('runLocks needs a Postgres database');
+      const locks = new AdvisoryRunLocks(options.db, this.t.prefix);
+      this.runLocks = locks;
+      this.acquireRunLock = (key, lockOptions) => locks.acquire(key, lockOptions);
+    }
   }
+
+  /** Present only when run locks are on, so a Runner falls back to its in-process queue otherwise. */
+  readonly acquireRunLock?: (key: SessionKey, options: RunLockOptions) => Promise<RunLock | undefined>;
+  private readonly runLocks: AdvisoryRunLocks | undefined;
 
   /**
    * A service on its own database, built from a URL (`pglite://memory` when omitted): PGlite in
@@ -289,6 +311,7 @@ export class SqlSessionService implements SessionService {
   }
 
   async close(): Promise<void> {
+    await this.runLocks?.close();
     if (this.options.destroyOnClose) await this.db.destroy();
   }
 

@@ -19,7 +19,7 @@ import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
-import type { Session, SessionService } from '../sessions/session.js';
+import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
@@ -102,13 +102,33 @@ export class Runner {
     });
     const chained = (previous ?? Promise.resolve()).then(() => mine);
     this.running.set(key, chained);
+    let lock: RunLock | undefined;
     try {
       if (previous) await waitOrAbort(previous, params.signal);
+      lock = await this.acquireRunLock(params);
       yield* this.runExclusive(params);
     } finally {
+      await lock?.release().catch(() => undefined);
       release();
       if (this.running.get(key) === chained) this.running.delete(key);
     }
+  }
+
+  /** The store's cross-process lock, when it has one (the in-process queue covers the rest). */
+  private async acquireRunLock(params: RunParams): Promise<RunLock | undefined> {
+    if (!this.sessionService.acquireRunLock) return undefined;
+    const wait = this.concurrentRuns === 'queue';
+    const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
+    const lock = await this.sessionService.acquireRunLock(key, {
+      wait,
+      ...(params.signal ? { signal: params.signal } : {}),
+    });
+    if (!lock && !wait) {
+      throw new ConcurrentInvocationError(
+        `Session ${params.sessionId} has a run in progress in another process; wait for it to finish or use concurrentRuns: 'queue'`,
+      );
+    }
+    return lock;
   }
 
   private async loadSession(params: RunParams): Promise<Session> {

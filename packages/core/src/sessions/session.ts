@@ -69,8 +69,26 @@ export interface SessionService {
    * unknown session and StaleSessionError when `session` is older than the stored copy.
    */
   appendEvent(session: Session, event: Event): Promise<Event>;
+  /**
+   * Optional: a run lock on one session that holds across processes (for example a Postgres
+   * advisory lock), so several server instances on one database never run a session at once. The
+   * Runner takes it after its in-process queue. With `wait: false` it resolves to undefined when
+   * another holder has the lock; with `wait: true` it waits (until `signal` aborts). A lock must be
+   * released by the store when its holder dies (a closed connection), never by a timeout alone.
+   */
+  acquireRunLock?(key: SessionKey, options: RunLockOptions): Promise<RunLock | undefined>;
   /** Releases connections and other resources. */
   close?(): Promise<void>;
+}
+
+export interface RunLockOptions {
+  wait: boolean;
+  signal?: AbortSignal;
+}
+
+/** A held session run lock (see `SessionService.acquireRunLock`). */
+export interface RunLock {
+  release(): Promise<void>;
 }
 
 /** Next strictly increasing update time (ms with µs resolution) after `previous`. */

@@ -1,0 +1,132 @@
+import { CancelledError, type RunLock, type RunLockOptions, type SessionKey } from '@adk/core';
+import { type QueryResult, type RawBuilder, sql } from 'kysely';
+import type { AnyKysely } from './sql-session-service.js';
+
+/** Databases opened by `kyselyFromUrl` on a Postgres server, where several processes may share them. */
+const sharedServers = new WeakSet<AnyKysely>();
+
+export function markSharedServer(db: AnyKysely): void {
+  sharedServers.add(db);
+}
+
+export function isSharedServer(db: AnyKysely): boolean {
+  return sharedServers.has(db);
+}
+
+/** The text hashed into the lock's 64-bit key (JSON: unambiguous, and no NUL, which Postgres text refuses). */
+export function lockName(namespace: string, key: SessionKey): string {
+  return JSON.stringify([namespace, key.appName, key.userId, key.sessionId]);
+}
+
+const FIRST_POLL_MS = 2;
+const MAX_POLL_MS = 50;
+
+/**
+ * Session run locks held across processes with Postgres session-level advisory locks.
+ *
+ * All locks of this process live on one dedicated connection taken from the pool for the life of
+ * the service: Postgres releases every advisory lock of a connection when it closes, so a process
+ * killed mid-run (kill -9) frees its sessions as soon as the server notices the dead socket. Waiting
+ * is done by polling `pg_try_advisory_lock` with a short backoff, because a blocking
+ * `pg_advisory_lock` would stall every other lock operation queued on the shared connection. The
+ * Runner's in-process queue already serializes runs of this process, so only runs of other
+ * processes ever contend here.
+ */
+export class AdvisoryRunLocks {
+  private connection: Promise<AnyKysely> | undefined;
+  private releaseConnection: (() => void) | undefined;
+  private readonly held = new Map<string, number>();
+
+  constructor(
+    private readonly db: AnyKysely,
+    private readonly namespace: string,
+  ) {}
+
+  async acquire(key: SessionKey, options: RunLockOptions): Promise<RunLock | undefined> {
+    const name = lockName(this.namespace, key);
+    let delay = FIRST_POLL_MS;
+    for (;;) {
+      if (options.signal?.aborted)
+        throw new CancelledError('The run was cancelled while waiting for its session');
+      const { rows } = await this.query<{ ok: boolean }>(
+        sql`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as ok`,
+      );
+      if (rows[0]?.ok) {
+        this.held.set(name, (this.held.get(name) ?? 0) + 1);
+        return { release: () => this.release(name) };
+      }
+      if (!options.wait) return undefined;
+      await sleep(delay, options.signal);
+      delay = Math.min(MAX_POLL_MS, delay * 2);
+    }
+  }
+
+  private async release(name: string): Promise<void> {
+    const count = this.held.get(name) ?? 0;
+    if (count === 0) return;
+    if (count === 1) this.held.delete(name);
+    else this.held.set(name, count - 1);
+    await this.query(sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`);
+  }
+
+  /** Runs a statement on the lock connection; a broken connection is replaced once. */
+  private async query<R>(statement: RawBuilder<R>): Promise<QueryResult<R>> {
+    try {
+      return await statement.execute(await this.conn());
+    } catch {
+      this.dropConnection();
+      return statement.execute(await this.conn());
+    }
+  }
+
+  private dropConnection(): void {
+    // Locks die with their connection; the pool discards a connection whose query failed.
+    this.releaseConnection?.();
+    this.releaseConnection = undefined;
+    this.connection = undefined;
+    this.held.clear();
+  }
+
+  /** The dedicated connection, opened on first use and opened again if it was lost. */
+  private conn(): Promise<AnyKysely> {
+    if (this.connection) return this.connection;
+    const opened = new Promise<AnyKysely>((resolveConn, rejectConn) => {
+      const done = new Promise<void>((resolveDone) => {
+        this.releaseConnection = resolveDone;
+      });
+      this.db
+        .connection()
+        .execute(async (conn) => {
+          resolveConn(conn as AnyKysely);
+          await done;
+        })
+        .catch((error: unknown) => {
+          if (this.connection === opened) this.dropConnection();
+          rejectConn(error);
+        });
+    });
+    this.connection = opened;
+    return opened;
+  }
+
+  /** Releases every lock of this process and returns the connection to its pool. */
+  async close(): Promise<void> {
+    const conn = await this.connection?.catch(() => undefined);
+    if (conn) await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
+    this.dropConnection();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError('The run was cancelled while waiting for its session'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
