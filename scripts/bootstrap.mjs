@@ -30,6 +30,7 @@ const jobs = {
       'run',
       'lint',
       'lint:root',
+      'check:docs',
       'typecheck',
       'build',
       'test',

@@ -39,7 +39,7 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   onToolErrorCallback?: Callbacks<Hook<'onToolError'>>;
 }
 
-/** An agent driven by a model: DESIGN §4 "LlmAgent step", repeated until a final response. */
+/** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
 export class LlmAgent extends BaseAgent {
   readonly model: string | Llm | undefined;
   readonly instruction: InstructionProvider | undefined;

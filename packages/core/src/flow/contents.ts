@@ -162,7 +162,7 @@ function hasUserText(event: Event): boolean {
   );
 }
 
-/** The history an LlmAgent sends: DESIGN §4 "history from the session". */
+/** The history an LlmAgent sends: docs/architecture.md §4.4 "History". */
 export function buildContents(
   ctx: InvocationContext,
   agentName: string,

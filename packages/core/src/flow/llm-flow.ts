@@ -330,7 +330,7 @@ async function* runCallsAndFollowUp(
   }
   const transferTo = responseEvent?.actions.transferToAgent;
   if (transferTo) {
-    // Only the targets this agent may hand over to (DESIGN §7.8), whichever tool asked.
+    // Only the targets this agent may hand over to (docs/architecture.md §7, item 8), whichever tool asked.
     const target = tools.transferTargets.find((t) => t.name === transferTo);
     if (!target) {
       yield createEvent({

@@ -1,4 +1,4 @@
-/** State key prefixes (DESIGN §3). */
+/** State key prefixes (docs/architecture.md §3.3). */
 export const APP_PREFIX = 'app:';
 export const USER_PREFIX = 'user:';
 export const TEMP_PREFIX = 'temp:';

@@ -13,7 +13,7 @@ export interface SessionConformanceOptions {
 
 let counter = 0;
 
-/** The behaviour every SessionService must have (DESIGN §3). */
+/** The behaviour every SessionService must have (docs/architecture.md §3.4). */
 export function sessionServiceConformance(
   factory: () => SessionService | Promise<SessionService>,
   options: SessionConformanceOptions = {},
