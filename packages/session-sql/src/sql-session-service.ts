@@ -36,6 +36,7 @@ import {
 import { AdvisoryRunLocks, isSharedServer } from './run-locks.js';
 import { migrateToLatest } from './schema/migrations.js';
 import { type Tables, tablesFor } from './schema/tables.js';
+import { type CachedLog, SessionLogCache } from './session-log-cache.js';
 
 /**
  * Any Kysely instance: the service only runs its own SQL through it, whatever the caller's
@@ -65,6 +66,12 @@ export interface SqlSessionServiceOptions {
    * process owns, where the Runner's in-process queue is the whole story.
    */
   runLocks?: boolean;
+  /**
+   * Keep the event logs of this many recently used sessions in memory, so getSession reads only the
+   * session row (and events appended since, by anyone) instead of the whole log (default 1000; 0
+   * turns the cache off). A cached log is used only while the stored row's update time matches it.
+   */
+  cachedSessions?: number;
 }
 
 interface SessionRow {
@@ -72,6 +79,7 @@ interface SessionRow {
   user_id: string;
   id: string;
   state: string;
+  created_us: number | string;
   updated_us: number | string;
   app_state: string | null;
   user_state: string | null;
@@ -105,6 +113,8 @@ export class SqlSessionService implements SessionService {
     this.events = sql.table(this.t.events);
     this.appStates = sql.table(this.t.appStates);
     this.userStates = sql.table(this.t.userStates);
+    const cached = options.cachedSessions ?? 1000;
+    this.logs = cached > 0 ? new SessionLogCache(cached) : undefined;
     const runLocks = options.runLocks ?? (this.family === 'postgres' && isSharedServer(options.db));
     if (runLocks) {
       if (this.family !== 'postgres') throw new ConfigError('runLocks needs a Postgres database');
@@ -117,6 +127,7 @@ export class SqlSessionService implements SessionService {
   /** Present only when run locks are on, so a Runner falls back to its in-process queue otherwise. */
   readonly acquireRunLock?: (key: SessionKey, options: RunLockOptions) => Promise<RunLock | undefined>;
   private readonly runLocks: AdvisoryRunLocks | undefined;
+  private readonly logs: SessionLogCache | undefined;
 
   /**
    * A service on its own database, built from a URL (`pglite://memory` when omitted): PGlite in
@@ -192,9 +203,37 @@ export class SqlSessionService implements SessionService {
     // The session row first: an event appended between the two reads then makes this copy stale
     // (a later append from it fails loudly) instead of silently missing an event.
     const row = await this.selectSession(this.db, params);
-    if (!row) return undefined;
-    const events = await this.selectEvents(params);
-    return this.toSession(row, events);
+    if (!row) {
+      this.logs?.delete(params);
+      return undefined;
+    }
+    if (!this.logs) return this.toSession(row, await this.selectEvents(params));
+    const log = await this.currentLog(params, row, this.logs);
+    let events =
+      params.after === undefined ? log.events : log.events.filter((e) => e.timestamp > params.after!);
+    if (params.numRecentEvents !== undefined)
+      events = events.slice(Math.max(0, events.length - Math.max(0, Math.floor(params.numRecentEvents))));
+    return this.toSession(row, events === log.events ? events.slice() : events);
+  }
+
+  /** The session's full log as of `row`: the cached one, brought up to date with only what is new. */
+  private async currentLog(key: SessionKey, row: SessionRow, logs: SessionLogCache): Promise<CachedLog> {
+    const createdUs = usText(row.created_us);
+    const updatedUs = usText(row.updated_us);
+    const cached = logs.get(key);
+    if (cached?.createdUs === createdUs && cached.updatedUs === updatedUs) return cached;
+    const reuse = cached?.createdUs === createdUs ? cached : undefined;
+    const fresh = await this.selectEventRows({ ...key, afterSeq: reuse?.lastSeq ?? 0 });
+    const lastSeq = fresh.length > 0 ? Number(fresh.at(-1)?.seq) : (reuse?.lastSeq ?? 0);
+    const events = fresh.map(eventFromRow);
+    const log: CachedLog = {
+      createdUs,
+      updatedUs,
+      lastSeq,
+      events: reuse ? reuse.events.concat(events) : events,
+    };
+    logs.set(key, log);
+    return log;
   }
 
   async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
@@ -234,6 +273,7 @@ export class SqlSessionService implements SessionService {
   }
 
   async deleteSession(params: SessionKey): Promise<void> {
+    this.logs?.delete(params);
     await this.ready();
     // The foreign key cascades too; deleting explicitly also covers SQLite without foreign_keys=ON.
     await this.db.transaction().execute(async (trx) => {
@@ -306,6 +346,12 @@ export class SqlSessionService implements SessionService {
           now,
         );
     });
+    this.logs?.appended(
+      { appName, userId, sessionId },
+      usText(microsFromMs(session.lastUpdateTime)),
+      usText(microsFromMs(updateTime)),
+      persisted,
+    );
     applyEventToSession(session, persisted, updateTime);
     return event;
   }
@@ -335,7 +381,7 @@ export class SqlSessionService implements SessionService {
   private sessionSelect(): RawBuilder<unknown> {
     const f = this.f;
     return sql`select s.app_name, s.user_id, s.id, ${f.jsonText(sql`s.state`)} as state,
-        ${f.micros(sql`s.updated_at`)} as updated_us,
+        ${f.micros(sql`s.created_at`)} as created_us, ${f.micros(sql`s.updated_at`)} as updated_us,
         ${f.jsonText(sql`a.state`)} as app_state, ${f.jsonText(sql`u.state`)} as user_state
       from ${this.sessions} as s
       left join ${this.appStates} as a on a.app_name = s.app_name
@@ -362,18 +408,36 @@ export class SqlSessionService implements SessionService {
     if (params.after !== undefined)
       conditions.push(sql`"timestamp" > ${f.time(Math.floor(params.after * 1000))}`);
     const { rows } = await sql<EventRow>`
-      select id, invocation_id, author, branch, ${f.micros(sql`"timestamp"`)} as timestamp_us,
-        ${f.jsonText(sql`content`)} as content, ${f.jsonText(sql`actions`)} as actions,
-        partial, turn_complete, interrupted, finish_reason, error_code, error_message,
-        ${f.jsonText(sql`custom_metadata`)} as custom_metadata, ${f.jsonText(sql`usage_metadata`)} as usage_metadata,
-        ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
-        ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
-        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids
+      select ${this.eventColumns()}
       from ${this.events}
       where ${sql.join(conditions, sql` and `)}
       ${recent === undefined ? sql`order by seq` : sql`order by seq desc limit ${recent}`}`.execute(this.db);
     const events = rows.map(eventFromRow);
     return recent === undefined ? events : events.reverse();
+  }
+
+  /** Events of a session after a given `seq`, in order, with their `seq`. */
+  private async selectEventRows(
+    params: SessionKey & { afterSeq: number },
+  ): Promise<(EventRow & { seq: number | string })[]> {
+    const { rows } = await sql<EventRow & { seq: number | string }>`
+      select seq, ${this.eventColumns()}
+      from ${this.events}
+      where app_name = ${params.appName} and user_id = ${params.userId} and session_id = ${params.sessionId}
+        and seq > ${params.afterSeq}
+      order by seq`.execute(this.db);
+    return rows;
+  }
+
+  private eventColumns(): RawBuilder<unknown> {
+    const f = this.f;
+    return sql`id, invocation_id, author, branch, ${f.micros(sql`"timestamp"`)} as timestamp_us,
+        ${f.jsonText(sql`content`)} as content, ${f.jsonText(sql`actions`)} as actions,
+        partial, turn_complete, interrupted, finish_reason, error_code, error_message,
+        ${f.jsonText(sql`custom_metadata`)} as custom_metadata, ${f.jsonText(sql`usage_metadata`)} as usage_metadata,
+        ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
+        ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
+        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids`;
   }
 
   private toSession(row: SessionRow, events: Event[]): Session {
@@ -399,4 +463,9 @@ function hasKeys(record: Record<string, unknown>): boolean {
 
 function optionalJson(f: SqlFlavor, value: unknown): RawBuilder<unknown> {
   return value === undefined ? sql`null` : f.json(value);
+}
+
+/** A stored time in µs as a canonical string, whether the driver gave text or a number. */
+function usText(value: number | string): string {
+  return String(Math.round(Number(value)));
 }
