@@ -400,8 +400,11 @@ async function* runCalls(
     settled = true;
     wake?.();
   });
+  // An abort must not wait for a tool that ignores `ctx.signal` (docs/architecture.md §4.5).
+  const onAbort = () => wake?.();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    while (!settled || emitted.length > 0) {
+    while ((!settled || emitted.length > 0) && !ctx.signal.aborted) {
       const next = emitted.shift();
       if (next) {
         yield next;
@@ -413,13 +416,37 @@ async function* runCalls(
       wake = undefined;
     }
   } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
     // If the caller stopped early, the calls may still fail later (the run is being aborted):
     // observe that so it never surfaces as an unhandled rejection.
     if (!settled) running.catch(() => undefined);
   }
-  const responseEvent = await running;
-  if (ctx.signal.aborted) throw new CancelledError();
-  return responseEvent;
+  if (ctx.signal.aborted) {
+    // Every call of the turn is answered as cancelled so the history stays paired; whatever a
+    // tool returns later is dropped with the promise.
+    yield cancelledResponses(ctx, agent, calls);
+    throw new CancelledError();
+  }
+  return await running;
+}
+
+/** One function-response event that answers every call of a cancelled turn with an error. */
+function cancelledResponses(ctx: InvocationContext, agent: LlmAgent, calls: FunctionCall[]): Event {
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author: agent.name,
+    branch: ctx.branch,
+    content: {
+      role: 'user',
+      parts: calls.map((call) => ({
+        functionResponse: {
+          id: call.id,
+          name: call.name,
+          response: { error: `The call of "${call.name}" was cancelled: the run was aborted.` },
+        },
+      })),
+    },
+  });
 }
 
 /** The history for the next request, after the agent's (or the runner's) context compressors. */
