@@ -5,7 +5,6 @@ export * from './agents/llm-agent.js';
 export * from './agents/run-config.js';
 export * from './agents/workflow-agents.js';
 export * from './artifacts/artifact-service.js';
-export * from './artifacts/file-artifact-service.js';
 export * from './artifacts/in-memory-artifact-service.js';
 export * from './errors/errors.js';
 export * from './events/content.js';

@@ -19,7 +19,7 @@ export class ToolContext extends CallbackContext {
     super(invocationContext, actions);
   }
 
-  override async searchMemory(query: string, limit?: number): Promise<SearchMemoryResult> {
+  async searchMemory(query: string, limit?: number): Promise<SearchMemoryResult> {
     const ctx = this.invocationContext;
     if (!ctx.memoryService) throw new ConfigError('No memoryService was given to the Runner');
     return ctx.memoryService.searchMemory({
