@@ -1,4 +1,6 @@
 import type { ArtifactService } from '../artifacts/artifact-service.js';
+import type { AuthConfig } from '../auth/auth-credential.js';
+import type { CredentialService } from '../auth/credential-service.js';
 import type { Content } from '../events/content.js';
 import type { Event } from '../events/event.js';
 import type { ContextCompressor } from '../flow/compression.js';
@@ -17,6 +19,10 @@ export interface InvocationShared {
   ended: boolean;
   /** `temp:` state: visible for the rest of the invocation, never persisted. */
   tempState: Record<string, unknown>;
+  /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */
+  authAnswers?: Map<string, AuthConfig>;
+  /** The same answers by the id of the tool call they resume. */
+  resumedAuth?: Map<string, AuthConfig>;
 }
 
 export interface InvocationContextInit {
@@ -27,6 +33,7 @@ export interface InvocationContextInit {
   sessionService: SessionService;
   artifactService?: ArtifactService | undefined;
   memoryService?: MemoryService | undefined;
+  credentialService?: CredentialService | undefined;
   pluginManager: PluginManager;
   models: ModelRegistry;
   runConfig: RunConfig;
@@ -58,6 +65,7 @@ export class InvocationContext {
   readonly sessionService: SessionService;
   readonly artifactService: ArtifactService | undefined;
   readonly memoryService: MemoryService | undefined;
+  readonly credentialService: CredentialService | undefined;
   readonly pluginManager: PluginManager;
   readonly models: ModelRegistry;
   readonly runConfig: RunConfig;
@@ -80,6 +88,7 @@ export class InvocationContext {
     this.sessionService = init.sessionService;
     this.artifactService = init.artifactService;
     this.memoryService = init.memoryService;
+    this.credentialService = init.credentialService;
     this.pluginManager = init.pluginManager;
     this.models = init.models;
     this.runConfig = init.runConfig;

@@ -99,6 +99,9 @@ async function runCall(
         const raw = await tool.run(args, toolCtx);
         if (raw === undefined && tool.isLongRunning)
           return { call, response: undefined, actions: toolCtx.actions };
+        // The tool asked the client for a credential: no response until the client answers.
+        if (toolCtx.actions.requestedAuthConfigs?.[call.id])
+          return { call, response: undefined, actions: toolCtx.actions };
         result = asResponse(raw);
       } catch (error) {
         if (ctx.signal.aborted) throw error;

@@ -31,6 +31,7 @@ import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
 import type { CompressionResult, ContextCompressor } from './compression.js';
+import { authRequestEvent, pendingAuthResponses } from './auth-request.js';
 import { confirmationRequestEvent, pendingConfirmations } from './confirmation.js';
 import { buildContents } from './contents.js';
 import { executeFunctionCalls } from './functions.js';
@@ -324,10 +325,10 @@ async function* runCallsAndFollowUp(
   const responseEvent = yield* runCalls(ctx, calls, tools, agent, confirmations);
   if (responseEvent) yield responseEvent;
   const confirmation = responseEvent && confirmationRequestEvent(ctx, calls, responseEvent);
-  if (confirmation) {
-    yield confirmation;
-    return true;
-  }
+  const authRequest = responseEvent && authRequestEvent(ctx, calls, responseEvent);
+  if (confirmation) yield confirmation;
+  if (authRequest) yield authRequest;
+  if (confirmation || authRequest) return true;
   const transferTo = responseEvent?.actions.transferToAgent;
   if (transferTo) {
     // Only the targets this agent may hand over to (docs/architecture.md §7, item 8), whichever tool asked.
@@ -350,7 +351,11 @@ async function* runCallsAndFollowUp(
     paused ||
     !responseEvent ||
     isFinalResponse(responseEvent) ||
-    Boolean(responseEvent.actions.escalate || responseEvent.actions.requestedToolConfirmations)
+    Boolean(
+      responseEvent.actions.escalate ||
+        responseEvent.actions.requestedToolConfirmations ||
+        responseEvent.actions.requestedAuthConfigs,
+    )
   );
 }
 
@@ -360,11 +365,16 @@ export async function* runLlmFlow(
   ctx: InvocationContext,
 ): AsyncGenerator<Event, void, undefined> {
   const confirmed = pendingConfirmations(ctx);
-  if (confirmed.length > 0) {
-    // The user answered confirmation requests: run (or reject) those calls, then continue.
+  const authenticated = pendingAuthResponses(ctx);
+  if (confirmed.length > 0 || authenticated.length > 0) {
+    // The user answered confirmation or credential requests: run (or reject) those calls, then continue.
     const tools = await resolveTools(agent, ctx);
     const confirmations = new Map(confirmed.map((c) => [c.call.id, c.confirmation]));
-    const calls = confirmed.map((c) => c.call);
+    ctx.shared.resumedAuth = new Map(authenticated.map((a) => [a.call.id, a.authResponse]));
+    // A call only reaches the point of asking for a credential once it passed any confirmation.
+    for (const a of authenticated)
+      if (!confirmations.has(a.call.id)) confirmations.set(a.call.id, { confirmed: true });
+    const calls = [...confirmed.map((c) => c.call), ...authenticated.map((a) => a.call)];
     const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, false, confirmations);
     if (stop || ctx.ended) return;
   }

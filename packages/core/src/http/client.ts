@@ -49,10 +49,10 @@ export function clientOptions(options: HttpClientOptions): HttpClientOptions {
 
 export interface HttpRequest extends HttpClientOptions {
   url: string;
-  method?: 'POST' | 'GET' | 'PUT' | 'DELETE' | 'PATCH';
+  method?: 'POST' | 'GET' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
   /** Request headers; undefined values are dropped. Credential headers are redacted from errors. */
   requestHeaders?: Record<string, string | undefined>;
-  /** Serialised as JSON when not undefined. */
+  /** Serialised as JSON when not undefined; URLSearchParams are sent as a form (OAuth2 token requests). */
   body?: unknown;
   signal?: AbortSignal;
   /** e.g. '@adk/models-gemini'; with `packageVersion`, becomes part of the User-Agent. */
@@ -197,8 +197,10 @@ export async function send(request: HttpRequest, secrets: string[], accept?: str
     for (const [name, value] of Object.entries(from ?? {}))
       if (value !== undefined) headers[name.toLowerCase()] = value;
   };
+  const form = request.body instanceof URLSearchParams;
   addHeaders({
-    'content-type': request.body === undefined ? undefined : 'application/json',
+    'content-type':
+      request.body === undefined ? undefined : form ? 'application/x-www-form-urlencoded' : 'application/json',
     accept: accept ?? 'application/json',
     'user-agent': userAgent(request.packageName, request.packageVersion),
   });
@@ -220,7 +222,7 @@ export async function send(request: HttpRequest, secrets: string[], accept?: str
   const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
   // `dispatcher` is undici's extension of RequestInit; typed loosely so any undici copy fits.
   const init: Record<string, unknown> = { method: request.method ?? 'POST', headers, signal };
-  if (request.body !== undefined) init.body = JSON.stringify(request.body);
+  if (request.body !== undefined) init.body = form ? String(request.body) : JSON.stringify(request.body);
   if (request.dispatcher) init.dispatcher = request.dispatcher;
 
   let response: Response;

@@ -4,6 +4,8 @@ import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
 import { ParallelAgent } from '../agents/workflow-agents.js';
 import type { ArtifactService } from '../artifacts/artifact-service.js';
+import type { CredentialService } from '../auth/credential-service.js';
+import { InMemoryCredentialService } from '../auth/in-memory-credential-service.js';
 import {
   CancelledError,
   ConcurrentInvocationError,
@@ -14,6 +16,7 @@ import {
 } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
 import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
+import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
@@ -32,6 +35,8 @@ export interface RunnerOptions {
   sessionService: SessionService;
   artifactService?: ArtifactService;
   memoryService?: MemoryService;
+  /** Where tool credentials (OAuth2 tokens, API keys) are kept (default: in memory). */
+  credentialService?: CredentialService;
   plugins?: Plugin[] | PluginManager;
   /** Resolves model names (default: the process-wide registry). */
   models?: ModelRegistry;
@@ -65,6 +70,7 @@ export class Runner {
   readonly sessionService: SessionService;
   readonly artifactService: ArtifactService | undefined;
   readonly memoryService: MemoryService | undefined;
+  readonly credentialService: CredentialService;
   readonly pluginManager: PluginManager;
   readonly models: ModelRegistry;
   private readonly autoCreateSession: boolean;
@@ -78,6 +84,7 @@ export class Runner {
     this.sessionService = options.sessionService;
     this.artifactService = options.artifactService;
     this.memoryService = options.memoryService;
+    this.credentialService = options.credentialService ?? new InMemoryCredentialService();
     this.pluginManager =
       options.plugins instanceof PluginManager ? options.plugins : new PluginManager(options.plugins ?? []);
     this.models = options.models ?? defaultModelRegistry;
@@ -172,6 +179,7 @@ export class Runner {
       sessionService: this.sessionService,
       artifactService: this.artifactService,
       memoryService: this.memoryService,
+      credentialService: this.credentialService,
       pluginManager: this.pluginManager,
       models: this.models,
       runConfig: params.runConfig ?? {},
@@ -188,6 +196,10 @@ export class Runner {
       let message = params.newMessage;
       if (message) {
         message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
+        // Credentials a client supplies stay in memory for this invocation; the event keeps none.
+        const taken = takeAuthAnswers(message);
+        message = taken.message;
+        if (taken.answers.size > 0) shared.authAnswers = taken.answers;
         ctx = new InvocationContext({ ...ctx, userContent: message });
         const userEvent = createEvent({
           invocationId,

@@ -1,5 +1,13 @@
 import { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
+import type { AuthConfig, AuthCredential } from '../auth/auth-credential.js';
+import { credentialKeyOf } from '../auth/auth-credential.js';
+import {
+  buildAuthRequest,
+  type CredentialCallContext,
+  exchangeAuthResponse,
+  resolveCredential,
+} from '../auth/credential-manager.js';
 import { ConfigError } from '../errors/errors.js';
 import type { EventActions, ToolConfirmation } from '../events/event.js';
 import type { SearchMemoryResult } from '../memory/memory-service.js';
@@ -19,7 +27,7 @@ export class ToolContext extends CallbackContext {
     super(invocationContext, actions);
   }
 
-  async searchMemory(query: string, limit?: number): Promise<SearchMemoryResult> {
+  override async searchMemory(query: string, limit?: number): Promise<SearchMemoryResult> {
     const ctx = this.invocationContext;
     if (!ctx.memoryService) throw new ConfigError('No memoryService was given to the Runner');
     return ctx.memoryService.searchMemory({
@@ -39,6 +47,61 @@ export class ToolContext extends CallbackContext {
       ...(payload === undefined ? {} : { payload }),
     };
     this.actions.skipSummarization = true;
+  }
+
+  private credentialContext(): CredentialCallContext {
+    const ctx = this.invocationContext;
+    if (!ctx.credentialService) throw new ConfigError('No credentialService was given to the Runner');
+    return {
+      scope: { appName: ctx.appName, userId: ctx.userId },
+      service: ctx.credentialService,
+      authResponse: ctx.shared.resumedAuth?.get(this.functionCallId),
+      http: { signal: ctx.signal },
+    };
+  }
+
+  /**
+   * Asks the client for a credential (an `adk_request_credential` call, as in ADK); the tool's
+   * result is then ignored and the run pauses until the client answers. For OAuth2 / OpenID Connect
+   * the request carries an authorization URL with state and PKCE; secrets are never sent.
+   */
+  async requestCredential(authConfig: AuthConfig): Promise<void> {
+    const request = await buildAuthRequest(authConfig, this.credentialContext());
+    this.actions.requestedAuthConfigs ??= {};
+    this.actions.requestedAuthConfigs[this.functionCallId] = request;
+    this.actions.skipSummarization = true;
+  }
+
+  /**
+   * The credential the client supplied for this call (after `requestCredential`), exchanged for
+   * tokens when it is an OAuth2 callback and stored in the credential service; undefined when
+   * this call is not answering a credential request.
+   */
+  async getAuthResponse(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    const context = this.credentialContext();
+    if (!context.authResponse) return undefined;
+    this.exchanged ??= exchangeAuthResponse(authConfig, context.authResponse, context);
+    return this.exchanged;
+  }
+  private exchanged: Promise<AuthCredential> | undefined;
+
+  /**
+   * The credential to call with: a complete raw credential, a stored one (refreshed when expired),
+   * this call's auth response, or a client-credentials token. When none is available it requests
+   * one from the client (see requestCredential) and returns undefined: return from the tool then.
+   */
+  async getCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    const context = this.credentialContext();
+    const credential = await resolveCredential(authConfig, context);
+    if (credential) return credential;
+    await this.requestCredential(authConfig);
+    return undefined;
+  }
+
+  /** The stored credential of an auth config, if any (no refresh, no request). */
+  async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    const { scope, service } = this.credentialContext();
+    return service.loadCredential({ ...scope, key: credentialKeyOf(authConfig) });
   }
 
   transferToAgent(agentName: string): void {

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+
+// The shapes follow ADK's AuthCredential / AuthConfig in their camelCase JSON form, so an ADK client
+// that answers `adk_request_credential` works unchanged. Auth schemes are OpenAPI security schemes.
+
+/** The kind of credential (ADK's AuthCredentialTypes). */
+export type AuthCredentialType = 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'serviceAccount';
+
+export interface HttpCredentials {
+  username?: string;
+  password?: string;
+  token?: string;
+}
+
+/** HTTP authentication (RFC 7235): `scheme` is 'basic' or 'bearer' (or another registered scheme). */
+export interface HttpAuth {
+  scheme: string;
+  credentials: HttpCredentials;
+}
+
+export interface OAuth2Auth {
+  clientId?: string;
+  clientSecret?: string;
+  /** The URL the user opens to sign in (filled by ADK when it requests the credential). */
+  authUri?: string;
+  state?: string;
+  redirectUri?: string;
+  /** The full callback URL the user was redirected to (filled by the client). */
+  authResponseUri?: string;
+  authCode?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  expiresIn?: number;
+  /** How the client authenticates at the token endpoint (default 'client_secret_basic'). */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** Scopes to ask for (default: every scope of the scheme's flow). */
+  scopes?: string[];
+  /** PKCE verifier, kept server-side between the request and the exchange; never sent to clients. */
+  codeVerifier?: string;
+}
+
+export interface AuthCredential {
+  authType: AuthCredentialType;
+  resourceRef?: string;
+  apiKey?: string;
+  http?: HttpAuth;
+  oauth2?: OAuth2Auth;
+  serviceAccount?: Record<string, unknown>;
+}
+
+/** OpenAPI `apiKey` security scheme. */
+export interface ApiKeyScheme {
+  type: 'apiKey';
+  name: string;
+  in: 'header' | 'query' | 'cookie';
+  description?: string;
+}
+
+/** OpenAPI `http` security scheme ('basic', 'bearer', …). */
+export interface HttpScheme {
+  type: 'http';
+  scheme: string;
+  bearerFormat?: string;
+  description?: string;
+}
+
+export interface OAuthFlow {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes?: Record<string, string>;
+}
+
+export interface OAuthFlows {
+  authorizationCode?: OAuthFlow;
+  clientCredentials?: OAuthFlow;
+  implicit?: OAuthFlow;
+  password?: OAuthFlow;
+}
+
+/** OpenAPI `oauth2` security scheme. */
+export interface OAuth2Scheme {
+  type: 'oauth2';
+  flows: OAuthFlows;
+  description?: string;
+}
+
+/**
+ * OpenID Connect: either the OpenAPI form (`openIdConnectUrl`, discovered on first use) or ADK's
+ * form with the endpoints given (`authorizationEndpoint`, `tokenEndpoint`).
+ */
+export interface OpenIdConnectScheme {
+  type: 'openIdConnect';
+  openIdConnectUrl?: string;
+  authorizationEndpoint?: string;
+  tokenEndpoint?: string;
+  userinfoEndpoint?: string;
+  revocationEndpoint?: string;
+  scopes?: string[];
+  description?: string;
+}
+
+export type AuthScheme = ApiKeyScheme | HttpScheme | OAuth2Scheme | OpenIdConnectScheme;
+
+/**
+ * What a tool needs to authenticate: the scheme, the credential it has (e.g. an OAuth2 client id
+ * and secret), and — filled in during the round trip with the client — the exchanged credential.
+ */
+export interface AuthConfig {
+  authScheme: AuthScheme;
+  rawAuthCredential?: AuthCredential;
+  exchangedAuthCredential?: AuthCredential;
+  /** The key the credential is stored under; derived from scheme and raw credential when absent. */
+  credentialKey?: string;
+}
+
+/** ADK's arguments of the `adk_request_credential` function call. */
+export interface AuthToolArguments {
+  functionCallId: string;
+  authConfig: AuthConfig;
+}
+
+/** Whether the scheme needs an OAuth2 / OpenID Connect exchange. */
+export function isOAuthScheme(scheme: AuthScheme): scheme is OAuth2Scheme | OpenIdConnectScheme {
+  return scheme.type === 'oauth2' || scheme.type === 'openIdConnect';
+}
+
+/** JSON with sorted keys, so equal objects hash equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
+}
+
+/**
+ * The key a credential is stored under: `authConfig.credentialKey`, else one derived (one-way) from
+ * the scheme and the raw credential, so the same tool configuration finds the same credential.
+ */
+export function credentialKeyOf(config: AuthConfig): string {
+  if (config.credentialKey) return config.credentialKey;
+  const raw = config.rawAuthCredential;
+  return `adk_${config.authScheme.type}_${digest(config.authScheme)}${raw ? `_${raw.authType}_${digest(raw)}` : ''}`;
+}
+
+/** A copy of the credential without any secret (what may travel in events and logs). */
+export function redactCredential(credential: AuthCredential): AuthCredential {
+  const { apiKey: _key, http, oauth2, serviceAccount: _sa, ...rest } = credential;
+  const out: AuthCredential = { ...rest };
+  if (http) {
+    const { password: _p, token: _t, ...credentials } = http.credentials;
+    out.http = { scheme: http.scheme, credentials };
+  }
+  if (oauth2) {
+    const {
+      clientSecret: _s,
+      authResponseUri: _u,
+      authCode: _c,
+      accessToken: _a,
+      refreshToken: _r,
+      idToken: _i,
+      codeVerifier: _v,
+      ...safe
+    } = oauth2;
+    out.oauth2 = safe;
+  }
+  return out;
+}
+
+/** A copy of the auth config without any secret (what may travel in events and logs). */
+export function redactAuthConfig(config: AuthConfig): AuthConfig {
+  return {
+    authScheme: config.authScheme,
+    ...(config.rawAuthCredential ? { rawAuthCredential: redactCredential(config.rawAuthCredential) } : {}),
+    ...(config.exchangedAuthCredential
+      ? { exchangedAuthCredential: redactCredential(config.exchangedAuthCredential) }
+      : {}),
+    credentialKey: credentialKeyOf(config),
+  };
+}
+
+/** Whether an OAuth2 credential's access token has expired (or will within `skewSeconds`). */
+export function isTokenExpired(credential: AuthCredential, nowMs = Date.now(), skewSeconds = 30): boolean {
+  const expiresAt = credential.oauth2?.expiresAt;
+  if (expiresAt === undefined) return false;
+  return expiresAt - skewSeconds <= nowMs / 1000;
+}

@@ -1,0 +1,125 @@
+import type { InvocationContext } from '../agents/invocation-context.js';
+import { type AuthConfig, redactAuthConfig } from '../auth/auth-credential.js';
+import { authConfigSchema } from '../auth/schemas.js';
+import type { Content, FunctionCall, Part } from '../events/content.js';
+import { createEvent, type Event, eventFunctionCalls } from '../events/event.js';
+import { newFunctionCallId } from '../utils/ids.js';
+import { isPlainObject } from '../utils/json.js';
+import { REQUEST_CREDENTIAL } from './confirmation.js';
+
+/**
+ * After a response event whose calls requested credentials: one event with an
+ * `adk_request_credential` call per such call (args `{ functionCallId, authConfig }`, as in ADK),
+ * marked long-running so the invocation pauses. The client answers with a function response for
+ * that call whose response is the completed auth config.
+ */
+export function authRequestEvent(
+  ctx: InvocationContext,
+  calls: FunctionCall[],
+  responseEvent: Event,
+): Event | undefined {
+  const requested = responseEvent.actions.requestedAuthConfigs;
+  if (!requested) return undefined;
+  const parts: Part[] = [];
+  const ids: string[] = [];
+  for (const call of calls) {
+    const config = requested[call.id];
+    if (!config) continue;
+    const id = newFunctionCallId();
+    ids.push(id);
+    parts.push({
+      functionCall: { id, name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: config } },
+    });
+  }
+  if (parts.length === 0) return undefined;
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author: ctx.agent.name,
+    branch: ctx.branch,
+    content: { role: 'model', parts },
+    longRunningToolIds: ids,
+  });
+}
+
+/** The auth config in a client's answer: the response itself (ADK), or under `authConfig`. */
+function answerOf(response: Record<string, unknown>): AuthConfig | undefined {
+  const candidate = isPlainObject(response.authConfig) ? response.authConfig : response;
+  const parsed = authConfigSchema.safeParse(candidate);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Takes the answers to `adk_request_credential` out of a user message: returns the message with
+ * their secrets removed (what gets committed to the session) and the answers by request-call id
+ * (kept in memory for this invocation only).
+ */
+export function takeAuthAnswers(message: Content): { message: Content; answers: Map<string, AuthConfig> } {
+  const answers = new Map<string, AuthConfig>();
+  if (!message.parts.some((p) => p.functionResponse?.name === REQUEST_CREDENTIAL))
+    return { message, answers };
+  const parts = message.parts.map((part): Part => {
+    const r = part.functionResponse;
+    if (r?.name !== REQUEST_CREDENTIAL) return part;
+    const answer = answerOf(r.response);
+    if (!answer) return part;
+    answers.set(r.id, answer);
+    return {
+      ...part,
+      functionResponse: { ...r, response: redactAuthConfig(answer) as unknown as Record<string, unknown> },
+    };
+  });
+  return { message: { ...message, parts }, answers };
+}
+
+export interface AuthenticatedCall {
+  call: FunctionCall;
+  authResponse: AuthConfig;
+}
+
+/**
+ * The calls the client has just supplied credentials for: the latest user event's responses to
+ * `adk_request_credential`, matched with the original calls. The answers come from this
+ * invocation's memory (the committed event holds no secrets), else from the event itself.
+ */
+export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[] {
+  const events = ctx.session.events;
+  let lastIndex = events.length - 1;
+  while (
+    lastIndex >= 0 &&
+    !(
+      (events[lastIndex] as Event).author === 'user' &&
+      (events[lastIndex] as Event).invocationId === ctx.invocationId
+    )
+  )
+    lastIndex--;
+  const last = events[lastIndex];
+  if (!last) return [];
+  const answers = new Map<string, AuthConfig>();
+  for (const part of last.content?.parts ?? []) {
+    const r = part.functionResponse;
+    if (r?.name !== REQUEST_CREDENTIAL) continue;
+    const answer = ctx.shared.authAnswers?.get(r.id) ?? answerOf(r.response);
+    if (answer) answers.set(r.id, answer);
+  }
+  if (answers.size === 0) return [];
+  const wanted = new Map<string, AuthConfig>();
+  let i = lastIndex - 1;
+  for (; i >= 0 && answers.size > 0; i--) {
+    for (const call of eventFunctionCalls(events[i] as Event)) {
+      const answer = answers.get(call.id);
+      if (!answer || call.name !== REQUEST_CREDENTIAL) continue;
+      answers.delete(call.id);
+      if (typeof call.args.functionCallId === 'string') wanted.set(call.args.functionCallId, answer);
+    }
+  }
+  const out: AuthenticatedCall[] = [];
+  for (; i >= 0 && wanted.size > 0; i--) {
+    for (const call of eventFunctionCalls(events[i] as Event)) {
+      const answer = wanted.get(call.id);
+      if (!answer) continue;
+      wanted.delete(call.id);
+      out.push({ call, authResponse: answer });
+    }
+  }
+  return out;
+}
