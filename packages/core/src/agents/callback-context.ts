@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors/errors.js';
 import type { Content, Part } from '../events/content.js';
 import { type EventActions, emptyActions } from '../events/event.js';
+import type { SearchMemoryResult } from '../memory/memory-service.js';
 import type { Session } from '../sessions/session.js';
 import { State } from '../sessions/state.js';
 import type { InvocationContext } from './invocation-context.js';
@@ -77,5 +78,17 @@ export class CallbackContext extends ReadonlyContext {
   async listArtifacts(): Promise<string[]> {
     const { service, scope } = this.artifactScope();
     return service.listArtifactKeys(scope);
+  }
+
+  /** Searches the user's long-term memory (the Runner's memoryService) across their sessions. */
+  async searchMemory(query: string, limit?: number): Promise<SearchMemoryResult> {
+    const ctx = this.invocationContext;
+    if (!ctx.memoryService) throw new ConfigError('No memoryService was given to the Runner');
+    return ctx.memoryService.searchMemory({
+      appName: ctx.appName,
+      userId: ctx.userId,
+      query,
+      ...(limit === undefined ? {} : { limit }),
+    });
   }
 }

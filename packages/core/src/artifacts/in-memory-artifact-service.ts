@@ -4,7 +4,11 @@ import {
   type ArtifactRef,
   type ArtifactScope,
   type ArtifactService,
+  type ArtifactVersion,
+  artifactByteLength,
+  artifactMimeType,
   assertSafeArtifactName,
+  type DeleteArtifactParams,
   type LoadArtifactParams,
   type SaveArtifactParams,
   USER_ARTIFACT_PREFIX,
@@ -15,23 +19,48 @@ function storageKey(ref: ArtifactRef): string {
   return `${ref.appName}\u0000${ref.userId}\u0000${scope}\u0000${ref.filename}`;
 }
 
-/** Artifacts in process memory. */
+interface Stored {
+  part: Part;
+  info: ArtifactVersion;
+}
+
+/** Artifacts in process memory. Version numbers are never reused, even after a version is deleted. */
 export class InMemoryArtifactService implements ArtifactService {
-  private readonly store = new Map<string, Part[]>();
+  /** Per name, indexed by version; a deleted version leaves a hole. */
+  private readonly store = new Map<string, (Stored | undefined)[]>();
 
   async saveArtifact(params: SaveArtifactParams): Promise<number> {
     assertSafeArtifactName(params.filename);
     const versions = getOrCreate(this.store, storageKey(params), () => []);
-    versions.push(structuredClone(params.artifact));
-    return versions.length - 1;
+    const version = versions.length;
+    const mimeType = artifactMimeType(params.artifact);
+    versions.push({
+      part: structuredClone(params.artifact),
+      info: {
+        version,
+        createTime: Date.now(),
+        sizeBytes: artifactByteLength(params.artifact),
+        ...(mimeType === undefined ? {} : { mimeType }),
+        ...(params.customMetadata ? { customMetadata: structuredClone(params.customMetadata) } : {}),
+      },
+    });
+    return version;
   }
 
   async loadArtifact(params: LoadArtifactParams): Promise<Part | undefined> {
+    const stored = this.find(params);
+    return stored === undefined ? undefined : structuredClone(stored.part);
+  }
+
+  async getArtifactVersion(params: LoadArtifactParams): Promise<ArtifactVersion | undefined> {
+    const stored = this.find(params);
+    return stored === undefined ? undefined : structuredClone(stored.info);
+  }
+
+  async listArtifactVersions(params: ArtifactRef): Promise<ArtifactVersion[]> {
     assertSafeArtifactName(params.filename);
-    const versions = this.store.get(storageKey(params));
-    if (!versions || versions.length === 0) return undefined;
-    const part = params.version === undefined ? versions.at(-1) : versions[params.version];
-    return part === undefined ? undefined : structuredClone(part);
+    const versions = this.store.get(storageKey(params)) ?? [];
+    return versions.flatMap((v) => (v ? [structuredClone(v.info)] : []));
   }
 
   async listArtifactKeys(params: ArtifactScope): Promise<string[]> {
@@ -39,21 +68,34 @@ export class InMemoryArtifactService implements ArtifactService {
     const sessionPrefix = `${params.appName}\u0000${params.userId}\u0000${params.sessionId}\u0000`;
     const userPrefix = `${params.appName}\u0000${params.userId}\u0000user\u0000`;
     for (const [key, versions] of this.store) {
-      if (versions.length === 0) continue;
+      if (!versions.some((v) => v !== undefined)) continue;
       if (key.startsWith(sessionPrefix)) names.add(key.slice(sessionPrefix.length));
       else if (key.startsWith(userPrefix)) names.add(key.slice(userPrefix.length));
     }
     return [...names].sort();
   }
 
-  async deleteArtifact(params: ArtifactRef): Promise<void> {
+  async deleteArtifact(params: DeleteArtifactParams): Promise<void> {
     assertSafeArtifactName(params.filename);
-    this.store.delete(storageKey(params));
+    const key = storageKey(params);
+    if (params.version === undefined) {
+      this.store.delete(key);
+      return;
+    }
+    const versions = this.store.get(key);
+    if (versions && params.version in versions) versions[params.version] = undefined;
   }
 
   async listVersions(params: ArtifactRef): Promise<number[]> {
+    return (await this.listArtifactVersions(params)).map((v) => v.version);
+  }
+
+  private find(params: LoadArtifactParams): Stored | undefined {
     assertSafeArtifactName(params.filename);
-    const versions = this.store.get(storageKey(params)) ?? [];
-    return versions.map((_, i) => i);
+    const versions = this.store.get(storageKey(params));
+    if (!versions) return undefined;
+    if (params.version !== undefined) return versions[params.version];
+    for (let i = versions.length - 1; i >= 0; i--) if (versions[i]) return versions[i];
+    return undefined;
   }
 }

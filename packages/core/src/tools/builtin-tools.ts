@@ -1,4 +1,5 @@
 import type { ReadonlyContext } from '../agents/callback-context.js';
+import { ConfigError } from '../errors/errors.js';
 import { contentText, type Part } from '../events/content.js';
 import type { FunctionDeclaration, JsonSchema, LlmRequest } from '../models/llm.js';
 import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
@@ -81,6 +82,61 @@ class LoadMemoryTool extends BuiltinTool<{ query: string }> {
 
 /** Searches the user's long-term memory. */
 export const loadMemoryTool: BaseTool = new LoadMemoryTool();
+
+/**
+ * Adds what the user's long-term memory holds about their current message to the instruction,
+ * before every model call; the model calls nothing.
+ */
+class PreloadMemoryTool extends BaseTool {
+  constructor(private readonly limit: number) {
+    super({
+      name: 'preload_memory',
+      description: 'Adds memories relevant to the user’s message to the instructions.',
+    });
+  }
+
+  declaration(): undefined {
+    return undefined;
+  }
+
+  async run(): Promise<unknown> {
+    return {};
+  }
+
+  override async processLlmRequest(context: ReadonlyContext, request: LlmRequest): Promise<void> {
+    const ctx = context.invocationContext;
+    const query = contentText(ctx.userContent).trim();
+    if (!query) return;
+    if (!ctx.memoryService) throw new ConfigError('preload_memory needs a memoryService on the Runner');
+    const { memories } = await ctx.memoryService.searchMemory({
+      appName: ctx.appName,
+      userId: ctx.userId,
+      query,
+      limit: this.limit,
+    });
+    const lines: string[] = [];
+    for (const memory of memories) {
+      const text = contentText(memory.content).trim();
+      if (!text) continue;
+      const when = memory.timestamp === undefined ? '' : `[${new Date(memory.timestamp).toISOString()}] `;
+      lines.push(`${when}${memory.author ?? 'unknown'}: ${text}`);
+    }
+    if (lines.length === 0) return;
+    const note = `Earlier conversations with this user that may help with the current message:\n<PAST_CONVERSATIONS>\n${lines.join('\n')}\n</PAST_CONVERSATIONS>`;
+    request.systemInstruction = request.systemInstruction ? `${request.systemInstruction}\n\n${note}` : note;
+  }
+}
+
+/**
+ * ADK's PreloadMemoryTool: memories relevant to the user's message (up to `limit`, default 5) are
+ * added to the instruction of every model call of the invocation.
+ */
+export function createPreloadMemoryTool(options: { limit?: number } = {}): BaseTool {
+  return new PreloadMemoryTool(options.limit ?? 5);
+}
+
+/** `preload_memory` with the default limit of 5 memories. */
+export const preloadMemoryTool: BaseTool = createPreloadMemoryTool();
 
 const LOAD_ARTIFACTS = 'load_artifacts';
 
