@@ -1,0 +1,198 @@
+import { CancelledError, describeError } from '@adk/core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpConnectionError, McpRequestError, McpTimeoutError } from '../errors.js';
+import { connectionHint, describeConnection, type McpConnection, openTransport } from './connection.js';
+
+export interface McpSessionOptions {
+  /** The server's name in error messages. */
+  name: string;
+  connection: McpConnection;
+  /** How long connecting and initializing may take (ms). */
+  connectTimeoutMs: number;
+  /** Called when the server sends `notifications/tools/list_changed`. */
+  onToolsChanged?: () => void;
+  /** Called when a connection is dropped (the server died, the session expired, or close()). */
+  onDisconnect?: () => void;
+}
+
+interface Connected {
+  client: Client;
+  stderrTail: () => string;
+}
+
+const CLIENT_INFO = { name: '@adk/mcp', version: '0.1.0' };
+// JSON-RPC codes of the SDK's ErrorCode enum (not imported: the SDK is loaded on first use).
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * One lazily opened MCP client session, shared by every run of a toolset. A dead connection (the
+ * process exited, the HTTP session expired) is replaced by a fresh one on the next request, and a
+ * request that fails because of it is retried once on the fresh connection.
+ */
+export class McpSession {
+  private current: Promise<Connected> | undefined;
+  /** The connection `current` resolved to, once it has. */
+  private live: Connected | undefined;
+
+  constructor(private readonly options: McpSessionOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Runs `request` on the session, connecting first if needed; retried once after a lost connection. */
+  async request<T>(what: string, request: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const first = await this.connect(signal);
+    try {
+      return await request(first.client);
+    } catch (error) {
+      if (signal?.aborted) throw cancelled(this.name, what, signal);
+      if (!isConnectionFailure(error)) throw this.translate(error, what);
+      this.drop(first);
+    }
+    const second = await this.connect(signal);
+    try {
+      return await request(second.client);
+    } catch (error) {
+      if (signal?.aborted) throw cancelled(this.name, what, signal);
+      if (isConnectionFailure(error)) this.drop(second);
+      throw this.translate(error, what, second);
+    }
+  }
+
+  /** Every tool of the server, following `nextCursor` pages. */
+  async listTools(signal?: AbortSignal): Promise<Tool[]> {
+    return this.request(
+      'tools/list',
+      async (client) => {
+        const tools: Tool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+            timeout: this.options.connectTimeoutMs,
+            ...(signal ? { signal } : {}),
+          });
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return tools;
+      },
+      signal,
+    );
+  }
+
+  /** Closes the connection (stops a stdio server). A later request opens a new one. */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    this.live = undefined;
+    if (!current) return;
+    const connected = await current.catch(() => undefined);
+    await connected?.client.close().catch(() => undefined);
+    this.options.onDisconnect?.();
+  }
+
+  private connect(signal?: AbortSignal): Promise<Connected> {
+    if (signal?.aborted) return Promise.reject(cancelled(this.name, 'connect', signal));
+    this.current ??= this.open();
+    const pending = this.current;
+    pending.catch(() => {
+      if (this.current === pending) this.current = undefined;
+    });
+    return pending;
+  }
+
+  private async open(): Promise<Connected> {
+    const { connection, connectTimeoutMs, name } = this.options;
+    let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
+    let client: Client | undefined;
+    try {
+      const [{ Client }, { ToolListChangedNotificationSchema }, transport] = await Promise.all([
+        import('@modelcontextprotocol/sdk/client/index.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+        openTransport(connection),
+      ]);
+      opened = transport;
+      client = new Client(CLIENT_INFO, { capabilities: {} });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsChanged?.());
+      const connected: Connected = { client, stderrTail: transport.stderrTail };
+      // The SDK reports transport errors here too; a lost connection surfaces through onclose.
+      client.onerror = () => undefined;
+      client.onclose = () => this.drop(connected);
+      await withTimeout(
+        client.connect(transport.transport, { timeout: connectTimeoutMs }),
+        connectTimeoutMs,
+        () => new McpTimeoutError(`connect timed out after ${connectTimeoutMs} ms`),
+      );
+      this.live = connected;
+      return connected;
+    } catch (error) {
+      await client?.close().catch(() => undefined);
+      const stderr = opened?.stderrTail();
+      throw new McpConnectionError(
+        `MCP server "${name}" (${describeConnection(connection)}) could not be connected: ${describeError(error)}. ${connectionHint(connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
+        { cause: error, details: { server: name } },
+      );
+    }
+  }
+
+  /** Forgets a dead connection (the next request opens a fresh one) and releases it. */
+  private drop(connected: Connected): void {
+    if (this.live !== connected) return;
+    this.live = undefined;
+    this.current = undefined;
+    void connected.client.close().catch(() => undefined);
+    this.options.onDisconnect?.();
+  }
+
+  private translate(error: unknown, what: string, connected?: Connected): Error {
+    const code = (error as { code?: unknown }).code;
+    const details = { server: this.name, request: what };
+    if (code === REQUEST_TIMEOUT || error instanceof McpTimeoutError)
+      return new McpTimeoutError(
+        `MCP server "${this.name}" did not answer ${what} in time (${describeError(error)}); raise the timeout or check the server.`,
+        { cause: error, details },
+      );
+    if (error instanceof McpConnectionError) return error;
+    if (isConnectionFailure(error)) {
+      const stderr = connected?.stderrTail();
+      return new McpConnectionError(
+        `MCP server "${this.name}" (${describeConnection(this.options.connection)}) lost the connection during ${what}, also after reconnecting: ${describeError(error)}. ${connectionHint(this.options.connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
+        { cause: error, details },
+      );
+    }
+    if (typeof code === 'number')
+      return new McpRequestError(`MCP server "${this.name}" rejected ${what}: ${describeError(error)}`, {
+        cause: error,
+        details: { ...details, code },
+      });
+    return error instanceof Error ? error : new Error(describeError(error));
+  }
+}
+
+function cancelled(name: string, what: string, signal: AbortSignal): CancelledError {
+  return new CancelledError(`The call ${what} to MCP server "${name}" was cancelled`, {
+    cause: signal.reason,
+  });
+}
+
+/** Whether a request failed because the connection is gone (so a fresh one may succeed). */
+function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (code === CONNECTION_CLOSED) return true;
+  // Streamable HTTP: the server no longer knows the session (404 per the spec; some answer 400).
+  if (String(message).startsWith('Streamable HTTP error') && (code === 404 || code === 400)) return true;
+  if (name === 'TypeError' && String(message).includes('fetch failed')) return true;
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED'].includes(String(code));
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,148 @@
+import { type BaseTool, BaseToolset, type ReadonlyContext } from '@adk/core';
+import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { defaultServerName, type McpConnection } from './connection.js';
+import { McpSession } from './mcp-session.js';
+import { type McpCallPredicate, type McpProgress, McpTool } from './mcp-tool.js';
+import { ListResourcesTool, ReadResourceTool } from './resource-tools.js';
+
+export interface McpToolsetOptions {
+  /** How to reach the server: a spawned process (stdio), Streamable HTTP, or legacy SSE. */
+  connection: McpConnection;
+  /** The server's name in error messages and progress (default: the command or the URL's host). */
+  name?: string;
+  /** Only these tools (server names), or those the predicate accepts. */
+  toolFilter?: string[] | ((tool: McpTool, context: ReadonlyContext) => boolean);
+  /** Prefix added to every tool name (`prefix_name`), to keep names unique across toolsets. */
+  toolNamePrefix?: string;
+  /** Tools whose calls the user must confirm first: all, these (server names), or those the predicate picks. */
+  requireConfirmation?: boolean | string[] | McpCallPredicate;
+  /** Time allowed to start/connect and initialize, and for tools/list (ms, default 15 000). */
+  connectTimeoutMs?: number;
+  /** Time allowed for one tool call (ms, default 60 000); every progress notification restarts it. */
+  timeoutMs?: number;
+  /** Receives the server's progress notifications of running calls. */
+  onProgress?: (progress: McpProgress) => void;
+  /** Also offer `list_resources` and `read_resource` tools (prefixed like the others). */
+  resources?: boolean;
+}
+
+/**
+ * The tools of one MCP server as an ADK toolset. The connection is opened on first use and shared
+ * by every run; a server that dies or forgets the session is reconnected on the next call, and
+ * `notifications/tools/list_changed` makes the next model call list the tools again. Close it with
+ * `close()`, or let `Runner.close()` do it.
+ */
+export class McpToolset extends BaseToolset {
+  readonly name: string;
+  private readonly options: McpToolsetOptions;
+  private readonly session: McpSession;
+  private listing: Promise<Tool[]> | undefined;
+  private readonly tools = new Map<string, { tool: McpTool; definition: Tool }>();
+  private readonly toolNames = new Set<string>();
+  private resourceTools: BaseTool[] | undefined;
+
+  constructor(options: McpToolsetOptions) {
+    super();
+    this.options = options;
+    this.name = options.name ?? defaultServerName(options.connection);
+    this.session = new McpSession({
+      name: this.name,
+      connection: options.connection,
+      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+      onToolsChanged: () => {
+        this.listing = undefined;
+      },
+      onDisconnect: () => {
+        this.listing = undefined;
+      },
+    });
+  }
+
+  async getTools(context: ReadonlyContext): Promise<BaseTool[]> {
+    const definitions = await this.listTools();
+    const filter = this.options.toolFilter;
+    const out: BaseTool[] = [];
+    for (const definition of definitions) {
+      // Tools that can only run as MCP tasks cannot be called with a plain tools/call.
+      if (definition.execution?.taskSupport === 'required') continue;
+      const tool = this.toolFor(definition);
+      if (Array.isArray(filter) ? !filter.includes(tool.mcpName) : filter && !filter(tool, context)) continue;
+      out.push(tool);
+    }
+    for (const t of out) if (t instanceof McpTool) t.attachesMedia = false;
+    const first = out[0];
+    if (first instanceof McpTool) first.attachesMedia = true;
+    if (this.options.resources) {
+      this.resourceTools ??= this.makeResourceTools();
+      out.push(...this.resourceTools);
+    }
+    return out;
+  }
+
+  /** The server's tool definitions (cached until the server says they changed or the connection is renewed). */
+  async listTools(): Promise<Tool[]> {
+    let listing = this.listing;
+    if (!listing) {
+      // Not tied to the signal of one run: other runs may share the listing.
+      listing = this.session.listTools();
+      this.listing = listing;
+      listing.catch(() => {
+        if (this.listing === listing) this.listing = undefined;
+      });
+    }
+    return listing;
+  }
+
+  /** A prompt of the server (`prompts/get`); see also loadMcpPrompt. */
+  getPrompt(name: string, args: Record<string, string> = {}, signal?: AbortSignal): Promise<GetPromptResult> {
+    return this.session.request(
+      `prompts/get "${name}"`,
+      (client) =>
+        client.getPrompt(
+          { name, arguments: args },
+          { timeout: this.options.timeoutMs ?? 60_000, ...(signal ? { signal } : {}) },
+        ),
+      signal,
+    );
+  }
+
+  /** Closes the session (stops a stdio server). The toolset reconnects if used again. */
+  override async close(): Promise<void> {
+    this.listing = undefined;
+    await this.session.close();
+  }
+
+  /** Same McpTool object for the same definition, so tools keep their identity across model calls. */
+  private toolFor(definition: Tool): McpTool {
+    const known = this.tools.get(definition.name);
+    if (known && known.definition === definition) return known.tool;
+    const { toolNamePrefix, timeoutMs, onProgress, requireConfirmation } = this.options;
+    const name = adkToolName(definition.name, toolNamePrefix);
+    this.toolNames.add(name);
+    const tool = new McpTool(name, definition, this.session, {
+      timeoutMs: timeoutMs ?? 60_000,
+      onProgress,
+      requireConfirmation,
+      toolNames: this.toolNames,
+    });
+    this.tools.set(definition.name, { tool, definition });
+    return tool;
+  }
+
+  private makeResourceTools(): BaseTool[] {
+    const timeout = this.options.timeoutMs ?? 60_000;
+    const prefix = this.options.toolNamePrefix;
+    const read = new ReadResourceTool(adkToolName('read_resource', prefix), this.session, timeout);
+    this.toolNames.add(read.name);
+    return [new ListResourcesTool(adkToolName('list_resources', prefix), this.session, timeout), read];
+  }
+}
+
+/**
+ * The name the model sees: prefixed, and with characters other than letters, digits, `_` and `-`
+ * replaced by `_` (OpenAI and Claude accept no others), at most 64 characters.
+ */
+function adkToolName(name: string, prefix: string | undefined): string {
+  const full = prefix ? `${prefix}_${name}` : name;
+  return full.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}

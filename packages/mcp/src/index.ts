@@ -1,0 +1,12 @@
+export type {
+  McpConnection,
+  SseConnection,
+  StdioConnection,
+  StreamableHttpConnection,
+  TokenProvider,
+} from './client/connection.js';
+export { loadMcpPrompt, mcpPromptInstruction } from './client/load-prompt.js';
+export { type McpCallPredicate, type McpProgress, McpTool } from './client/mcp-tool.js';
+export { McpToolset, type McpToolsetOptions } from './client/mcp-toolset.js';
+export { McpConnectionError, McpRequestError, McpTimeoutError } from './errors.js';
+export { type McpAgentServer, type ServeAgentAsMcpOptions, serveAgentAsMcp } from './server/serve-agent.js';

@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type BaseAgent,
+  type BaseTool,
+  contentText,
+  describeError,
+  type Event,
+  InMemorySessionService,
+  InvocationContext,
+  isFinalResponse,
+  isPlainObject,
+  isToolset,
+  LlmAgent,
+  newId,
+  ReadonlyContext,
+  Runner,
+  ToolContext,
+  type TraceContext,
+  userContent,
+} from '@adk/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ServeAgentAsMcpOptions {
+  /** stdio (the process's stdin/stdout), or Streamable HTTP on `host:port` (default 127.0.0.1, a free port). */
+  transport: 'stdio' | { type: 'http'; port?: number; host?: string; path?: string };
+  /**
+   * Also publish the root agent's own tools (all, or these names). They run outside any
+   * conversation: no model, a throwaway session, no confirmations.
+   */
+  exposeTools?: boolean | string[];
+  /** The name of the tool that talks to the agent (default: the agent's name). */
+  toolName?: string;
+  /** The user id of every run (default 'mcp'). */
+  userId?: string;
+  /** The server's name and version in the MCP handshake. */
+  serverInfo?: { name: string; version: string };
+}
+
+export interface McpAgentServer {
+  /** The Streamable HTTP endpoint, for the http transport. */
+  readonly url: string | undefined;
+  /** Stops the server (and for stdio, stops reading stdin). Does not close the runner. */
+  close(): Promise<void>;
+}
+
+const AGENT_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    message: { type: 'string', description: 'The message for the agent.' },
+    sessionId: {
+      type: 'string',
+      description:
+        'Continue this conversation (the sessionId of an earlier answer); omit to start a new one.',
+    },
+  },
+  required: ['message'],
+} as const;
+
+const AGENT_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    response: { type: 'string' },
+    sessionId: { type: 'string' },
+  },
+  required: ['response', 'sessionId'],
+} as const;
+
+/**
+ * Publishes an ADK agent as an MCP server: one tool that sends a message to the agent and returns
+ * its answer and the session id to continue with, and optionally the agent's own tools. Over stdio
+ * (for Claude Desktop and IDEs that spawn the server) or Streamable HTTP.
+ */
+export async function serveAgentAsMcp(
+  agentOrRunner: BaseAgent | Runner,
+  options: ServeAgentAsMcpOptions,
+): Promise<McpAgentServer> {
+  const runner =
+    agentOrRunner instanceof Runner
+      ? agentOrRunner
+      : new Runner({
+          appName: agentOrRunner.name,
+          agent: agentOrRunner,
+          sessionService: new InMemorySessionService(),
+          autoCreateSession: true,
+        });
+  const handler = new AgentHandler(runner, options);
+  const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+  const types = await import('@modelcontextprotocol/sdk/types.js');
+  const makeServer = (): Server => {
+    const server = new Server(options.serverInfo ?? { name: runner.agent.name, version: '0.1.0' }, {
+      capabilities: { tools: {} },
+      ...(runner.agent.description ? { instructions: runner.agent.description } : {}),
+    });
+    server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+      tools: await handler.listTools(),
+    }));
+    server.setRequestHandler(types.CallToolRequestSchema, (request, extra) =>
+      handler.callTool(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        progress: (progress, message) => {
+          const token = request.params._meta?.progressToken;
+          if (token === undefined) return;
+          void extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress, ...(message ? { message } : {}) },
+            })
+            .catch(() => undefined);
+        },
+      }),
+    );
+    return server;
+  };
+
+  if (options.transport === 'stdio') {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const server = makeServer();
+    await server.connect(new StdioServerTransport());
+    return { url: undefined, close: () => server.close() };
+  }
+  return serveHttp(makeServer, options.transport);
+}
+
+async function serveHttp(
+  makeServer: () => Server,
+  options: { port?: number; host?: string; path?: string },
+): Promise<McpAgentServer> {
+  const { StreamableHTTPServerTransport } = await import(
+    '@modelcontextprotocol/sdk/server/streamableHttp.js'
+  );
+  type Transport = InstanceType<typeof StreamableHTTPServerTransport>;
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const sessions = new Map<string, { transport: Transport; server: Server }>();
+
+  const reply = (res: ServerResponse, status: number, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(res, 404, 'Not found');
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      // 404 tells the client the session is gone and it should initialize a new one.
+      if (!session) return reply(res, 404, 'Session not found');
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, 'No session: initialize with a POST first');
+    const server = makeServer();
+    const transport: Transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) reply(res, 500, `Internal error: ${describeError(error)}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
+  return {
+    url,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+interface CallOptions {
+  signal: AbortSignal;
+  progress: (progress: number, message?: string) => void;
+}
+
+/** The MCP tools of a served agent and how they run. */
+class AgentHandler {
+  private readonly toolName: string;
+  private readonly userId: string;
+
+  constructor(
+    private readonly runner: Runner,
+    private readonly options: ServeAgentAsMcpOptions,
+  ) {
+    this.toolName = options.toolName ?? runner.agent.name;
+    this.userId = options.userId ?? 'mcp';
+  }
+
+  async listTools(): Promise<Tool[]> {
+    const agent = this.runner.agent;
+    const tools: Tool[] = [
+      {
+        name: this.toolName,
+        description: agent.description || `Talk to the agent "${agent.name}".`,
+        inputSchema: AGENT_INPUT_SCHEMA as unknown as Tool['inputSchema'],
+        outputSchema: AGENT_OUTPUT_SCHEMA as unknown as Tool['outputSchema'],
+      },
+    ];
+    for (const tool of await this.exposedTools()) {
+      const d = tool.declaration();
+      if (!d || d.name === this.toolName) continue;
+      tools.push({
+        name: d.name,
+        ...(d.description ? { description: d.description } : {}),
+        inputSchema: (d.parameters ?? { type: 'object', properties: {} }) as Tool['inputSchema'],
+      });
+    }
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, call: CallOptions): Promise<CallToolResult> {
+    if (name === this.toolName) return this.askAgent(args, call);
+    const tool = (await this.exposedTools()).find((t) => t.name === name);
+    if (!tool) return errorResult(`Unknown tool "${name}".`);
+    return this.runTool(tool, args, call.signal);
+  }
+
+  private async askAgent(args: Record<string, unknown>, call: CallOptions): Promise<CallToolResult> {
+    const { message } = args;
+    if (typeof message !== 'string' || message === '')
+      return errorResult('The argument "message" (a non-empty string) is required.');
+    const sessionId =
+      typeof args.sessionId === 'string' && args.sessionId ? args.sessionId : `mcp-${newId()}`;
+    const sessionService = this.runner.sessionService;
+    const key = { appName: this.runner.appName, userId: this.userId, sessionId };
+    if (!(await sessionService.getSession(key))) await sessionService.createSession(key);
+    let text = '';
+    let error: string | undefined;
+    let step = 0;
+    const events: AsyncIterable<Event> = this.runner.run({
+      userId: this.userId,
+      sessionId,
+      newMessage: userContent(message),
+      signal: call.signal,
+    });
+    for await (const event of events) {
+      if (event.partial || event.author === 'user') continue;
+      step++;
+      if (event.errorCode) error = `${event.errorCode}: ${event.errorMessage ?? 'the agent failed'}`;
+      else if (isFinalResponse(event) && event.content) text = contentText(event.content);
+      call.progress(step, `${event.author}: ${describeEvent(event)}`);
+    }
+    if (error) return errorResult(`The agent "${this.runner.agent.name}" failed: ${error}`);
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: { response: text, sessionId },
+    };
+  }
+
+  /** The root agent's tools published beside it (toolsets resolved with a context of no run). */
+  private async exposedTools(): Promise<BaseTool[]> {
+    const expose = this.options.exposeTools;
+    const agent = this.runner.agent;
+    if (!expose || !(agent instanceof LlmAgent)) return [];
+    const context = new ReadonlyContext(this.standaloneContext(new AbortController().signal));
+    const tools: BaseTool[] = [];
+    for (const entry of agent.tools) {
+      if (isToolset(entry)) tools.push(...(await entry.getTools(context)));
+      else tools.push(entry);
+    }
+    return Array.isArray(expose) ? tools.filter((t) => expose.includes(t.name)) : tools;
+  }
+
+  private async runTool(
+    tool: BaseTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const context = new ToolContext(this.standaloneContext(signal), `mcp-${newId()}`);
+    try {
+      if (await tool.requiresConfirmation(args, context))
+        return errorResult(`"${tool.name}" needs the user's confirmation; ask the agent instead.`);
+      const raw = await tool.run(args, context);
+      const result = raw === undefined || raw === null ? {} : isPlainObject(raw) ? raw : { result: raw };
+      const isError = typeof result.error === 'string' && Object.keys(result).length === 1;
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result) }],
+        ...(isError ? { isError: true } : { structuredContent: result }),
+      };
+    } catch (error) {
+      return errorResult(`Tool "${tool.name}" failed: ${describeError(error)}`);
+    }
+  }
+
+  /** A context outside any conversation, for exposed tools: an empty in-memory session. */
+  private standaloneContext(signal: AbortSignal): InvocationContext {
+    const runner = this.runner;
+    const now = Date.now();
+    return new InvocationContext({
+      invocationId: `e-${newId()}`,
+      appName: runner.appName,
+      userId: this.userId,
+      session: {
+        id: `mcp-tools-${newId()}`,
+        appName: runner.appName,
+        userId: this.userId,
+        state: {},
+        events: [],
+        lastUpdateTime: now,
+      },
+      sessionService: new InMemorySessionService(),
+      artifactService: runner.artifactService,
+      memoryService: runner.memoryService,
+      pluginManager: runner.pluginManager,
+      models: runner.models,
+      runConfig: {},
+      signal,
+      agent: runner.agent,
+      rootAgent: runner.agent,
+      shared: { llmCalls: 0, ended: false, tempState: {} },
+      trace: { span: undefined, context: undefined } as TraceContext,
+    });
+  }
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** A short description of an event for progress messages. */
+function describeEvent(event: Event): string {
+  const parts = event.content?.parts ?? [];
+  const calls = parts.filter((p) => p.functionCall).map((p) => p.functionCall?.name);
+  if (calls.length > 0) return `calling ${calls.join(', ')}`;
+  if (parts.some((p) => p.functionResponse)) return 'tool results';
+  const text = contentText(event.content);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text || 'step';
+}
