@@ -1,0 +1,1 @@
+export { type AdkServerUi, type DevUiOptions, devUi } from './dev-ui.js';

@@ -1,0 +1,146 @@
+import { readSse } from './sse.js';
+import type { AdkEvent, Content, JsonObject, Part, Session, Span } from './types.js';
+
+/** An HTTP answer that was not 2xx, or a network failure (status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const enc = encodeURIComponent;
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
+  }
+  if (!res.ok) {
+    let detail = res.statusText;
+    try {
+      const body = (await res.json()) as { detail?: unknown; error?: unknown; message?: unknown };
+      const text = body.detail ?? body.error ?? body.message;
+      if (text !== undefined) detail = typeof text === 'string' ? text : JSON.stringify(text);
+    } catch {}
+    throw new ApiError(res.status, `${res.status} ${detail}`.trim());
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const sessionsPath = (app: string, user: string) => `/apps/${enc(app)}/users/${enc(user)}/sessions`;
+
+export const api = {
+  listApps: () => request<string[]>('/list-apps'),
+  listSessions: (app: string, user: string) => request<Session[]>(sessionsPath(app, user)),
+  getSession: (app: string, user: string, id: string) =>
+    request<Session>(`${sessionsPath(app, user)}/${enc(id)}`),
+  createSession: (app: string, user: string, state?: JsonObject) =>
+    request<Session>(sessionsPath(app, user), {
+      method: 'POST',
+      body: JSON.stringify(state ? { state } : {}),
+    }),
+  deleteSession: (app: string, user: string, id: string) =>
+    request<void>(`${sessionsPath(app, user)}/${enc(id)}`, { method: 'DELETE' }),
+
+  listArtifacts: (app: string, user: string, session: string) =>
+    request<string[]>(`${sessionsPath(app, user)}/${enc(session)}/artifacts`),
+  listArtifactVersions: (app: string, user: string, session: string, name: string) =>
+    request<number[]>(`${sessionsPath(app, user)}/${enc(session)}/artifacts/${enc(name)}/versions`),
+  loadArtifact: (app: string, user: string, session: string, name: string, version?: number) =>
+    request<Part>(
+      `${sessionsPath(app, user)}/${enc(session)}/artifacts/${enc(name)}${version === undefined ? '' : `/versions/${version}`}`,
+    ),
+
+  async sessionTrace(app: string, session: string): Promise<Span[]> {
+    let raw: unknown;
+    try {
+      raw = await request<unknown>(`/debug/trace/session/${enc(session)}`);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      raw = await request<unknown>(`/dev/apps/${enc(app)}/debug/trace/session/${enc(session)}`);
+    }
+    return Array.isArray(raw) ? raw.map(toSpan) : [];
+  },
+  eventTrace: (eventId: string) => request<JsonObject>(`/debug/trace/${enc(eventId)}`),
+  buildGraph: (app: string) => request<unknown>(`/dev/apps/${enc(app)}/build_graph`),
+
+  /**
+   * Runs the agent on one message and yields every event of `/run_sse` as it arrives (partial
+   * chunks included). Aborting `signal` closes the stream, which the server takes as a stop.
+   */
+  async *run(
+    body: {
+      appName: string;
+      userId: string;
+      sessionId: string;
+      newMessage: Content;
+      stateDelta?: JsonObject;
+    },
+    signal: AbortSignal,
+  ): AsyncGenerator<AdkEvent> {
+    let res: Response;
+    try {
+      res = await fetch('/run_sse', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ ...body, streaming: true }),
+        signal,
+      });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
+    }
+    if (!res.ok || !res.body) {
+      const text = await res.text().catch(() => '');
+      throw new ApiError(res.status, `${res.status} ${text || res.statusText}`);
+    }
+    for await (const data of readSse(res.body)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        throw new ApiError(502, `The server sent a line that is not JSON: ${data.slice(0, 200)}`);
+      }
+      const value = parsed as Partial<AdkEvent> & { error?: unknown };
+      if (value.error !== undefined && value.id === undefined) {
+        throw new ApiError(500, typeof value.error === 'string' ? value.error : JSON.stringify(value.error));
+      }
+      yield value as AdkEvent;
+    }
+  },
+};
+
+function num(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value !== '') return Number(value);
+  return 0;
+}
+
+/** Spans as ADK's server sends them (snake_case, nanoseconds) or camelCase, in milliseconds. */
+function toSpan(raw: unknown): Span {
+  const s = (raw ?? {}) as Record<string, unknown>;
+  const toMs = (v: unknown) => {
+    const n = num(v);
+    // Nanoseconds since the epoch are > 1e15; milliseconds are ~1.7e12.
+    return n > 1e15 ? n / 1e6 : n;
+  };
+  const parent = s.parent_span_id ?? s.parentSpanId ?? null;
+  return {
+    name: String(s.name ?? 'span'),
+    spanId: String(s.span_id ?? s.spanId ?? ''),
+    parentSpanId: parent === null || parent === undefined || parent === '' ? null : String(parent),
+    traceId: String(s.trace_id ?? s.traceId ?? ''),
+    start: toMs(s.start_time ?? s.startTime),
+    end: toMs(s.end_time ?? s.endTime),
+    attributes: (s.attributes as JsonObject | undefined) ?? {},
+  };
+}

@@ -1,0 +1,487 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, api } from './api/client.js';
+import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
+import { Composer } from './components/composer.js';
+import { EventView } from './components/event-view.js';
+import { Markdown } from './components/markdown.js';
+import { SessionList } from './components/session-list.js';
+import { Inspector, type Tab } from './inspector/inspector.js';
+import {
+  pendingConfirmations,
+  REQUEST_CONFIRMATION,
+  type StreamingBubble,
+  streamKey,
+} from './lib/conversation.js';
+import { readLocation, writeLocation } from './lib/url.js';
+
+type Theme = 'light' | 'dark';
+const THEME_KEY = 'adk-dev-ui-theme';
+
+function initialTheme(): Theme {
+  const saved = document.documentElement.dataset.theme;
+  if (saved === 'dark' || saved === 'light') return saved;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+let localIds = 0;
+
+export function App() {
+  const start = readLocation();
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [apps, setApps] = useState<string[] | undefined>();
+  const [appsError, setAppsError] = useState<string | undefined>();
+  const [app, setApp] = useState<string | undefined>(start.app);
+  const [user] = useState(start.user ?? 'user');
+  const [sessions, setSessions] = useState<Session[]>([]);
+  const [sessionsLoading, setSessionsLoading] = useState(false);
+  const [sessionId, setSessionId] = useState<string | undefined>(start.session);
+  const [sessionError, setSessionError] = useState<string | undefined>();
+  const [events, setEvents] = useState<AdkEvent[]>([]);
+  const [state, setState] = useState<JsonObject>({});
+  const [bubbles, setBubbles] = useState<StreamingBubble[]>([]);
+  const [running, setRunning] = useState(false);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | undefined>();
+  const [selectedId, setSelectedId] = useState<string | undefined>();
+  const [tab, setTab] = useState<Tab>('event');
+  const [refreshKey, setRefreshKey] = useState(0);
+  const abort = useRef<AbortController | undefined>(undefined);
+  const log = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  // A session created by the first message of a run: the run fills it, no reload needed.
+  const createdByRun = useRef<string | undefined>(undefined);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    try {
+      localStorage.setItem(THEME_KEY, theme);
+    } catch {}
+  }, [theme]);
+
+  const loadApps = useCallback(async () => {
+    setAppsError(undefined);
+    try {
+      const list = await api.listApps();
+      setApps(list);
+      setApp((current) => current ?? (list.length === 1 ? list[0] : undefined));
+    } catch (error) {
+      setAppsError(message(error));
+    } finally {
+      performance.mark('adk:interactive');
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadApps();
+  }, [loadApps]);
+
+  const refreshSessions = useCallback(
+    async (appName: string) => {
+      setSessionsLoading(true);
+      try {
+        setSessions(await api.listSessions(appName, user));
+      } catch (error) {
+        setNotice({ kind: 'error', text: `Could not list sessions: ${message(error)}` });
+      } finally {
+        setSessionsLoading(false);
+      }
+    },
+    [user],
+  );
+
+  const loadSession = useCallback(
+    async (appName: string, id: string) => {
+      setSessionError(undefined);
+      try {
+        const s = await api.getSession(appName, user, id);
+        setEvents((s.events ?? []).filter((e) => !e.partial));
+        setState(s.state ?? {});
+        setRefreshKey((k) => k + 1);
+      } catch (error) {
+        setEvents([]);
+        setState({});
+        setSessionError(
+          error instanceof ApiError && error.status === 404
+            ? `Session ${id} was not found in app ${appName}.`
+            : message(error),
+        );
+      }
+    },
+    [user],
+  );
+
+  // App changes: its sessions, and the session from the URL if any.
+  useEffect(() => {
+    if (!app || !apps?.includes(app)) return;
+    void refreshSessions(app);
+  }, [app, apps, refreshSessions]);
+
+  useEffect(() => {
+    if (sessionId && sessionId === createdByRun.current) {
+      createdByRun.current = undefined;
+      return;
+    }
+    setBubbles([]);
+    setSelectedId(undefined);
+    if (!app || !apps?.includes(app) || !sessionId) {
+      setEvents([]);
+      setState({});
+      setSessionError(undefined);
+      return;
+    }
+    void loadSession(app, sessionId);
+  }, [app, apps, sessionId, loadSession]);
+
+  useEffect(() => {
+    writeLocation({ app, session: sessionId, user: user === 'user' ? undefined : user });
+  }, [app, sessionId, user]);
+
+  useEffect(() => {
+    const onPop = () => {
+      const loc = readLocation();
+      setApp(loc.app);
+      setSessionId(loc.session);
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+
+  // Keep the conversation scrolled to the newest content unless the reader scrolled up.
+  useEffect(() => {
+    const el = log.current;
+    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
+  }, [events, bubbles]);
+
+  const stop = useCallback(() => {
+    abort.current?.abort();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && abort.current) {
+        e.preventDefault();
+        stop();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [stop]);
+
+  const run = useCallback(
+    async (parts: Part[]) => {
+      if (!app || abort.current) return;
+      setNotice(undefined);
+      let id = sessionId;
+      if (!id) {
+        try {
+          const created = await api.createSession(app, user);
+          id = created.id;
+          setSessions((list) => [created, ...list]);
+          createdByRun.current = id;
+          setSessionId(id);
+          setEvents([]);
+          setState({});
+        } catch (error) {
+          setNotice({ kind: 'error', text: `Could not create a session: ${message(error)}` });
+          return;
+        }
+      }
+      const localId = `local-${++localIds}`;
+      setEvents((list) => [
+        ...list,
+        { id: localId, author: 'user', timestamp: Date.now(), content: { role: 'user', parts } },
+      ]);
+      const controller = new AbortController();
+      abort.current = controller;
+      setRunning(true);
+      stickToBottom.current = true;
+      try {
+        for await (const event of api.run(
+          { appName: app, userId: user, sessionId: id, newMessage: { role: 'user', parts } },
+          controller.signal,
+        )) {
+          if (event.partial) {
+            const key = streamKey(event);
+            setBubbles((list) => {
+              const text = (event.content?.parts ?? [])
+                .filter((p) => !p.thought)
+                .map((p) => p.text ?? '')
+                .join('');
+              const thought = (event.content?.parts ?? [])
+                .filter((p) => p.thought)
+                .map((p) => p.text ?? '')
+                .join('');
+              const existing = list.find((b) => b.key === key);
+              if (!existing) return [...list, { key, author: event.author, text, thought, chunks: 1 }];
+              return list.map((b) =>
+                b.key === key
+                  ? { ...b, text: b.text + text, thought: b.thought + thought, chunks: b.chunks + 1 }
+                  : b,
+              );
+            });
+            continue;
+          }
+          const key = streamKey(event);
+          setBubbles((list) => list.filter((b) => b.key !== key));
+          setEvents((list) => {
+            if (event.author === 'user') {
+              const at = list.findIndex((e) => e.id === localId);
+              if (at >= 0) return [...list.slice(0, at), event, ...list.slice(at + 1)];
+            }
+            if (list.some((e) => e.id === event.id)) return list.map((e) => (e.id === event.id ? event : e));
+            return [...list, event];
+          });
+          const delta = event.actions?.stateDelta;
+          if (delta && Object.keys(delta).length > 0)
+            setState((s) => {
+              const next = { ...s };
+              for (const [k, v] of Object.entries(delta)) {
+                if (k.startsWith('temp:')) continue;
+                if (v === null) delete next[k];
+                else next[k] = v;
+              }
+              return next;
+            });
+        }
+      } catch (error) {
+        if (controller.signal.aborted) setNotice({ kind: 'info', text: 'Run stopped.' });
+        else setNotice({ kind: 'error', text: message(error) });
+      } finally {
+        abort.current = undefined;
+        setRunning(false);
+        setBubbles([]);
+        // The server's copy is the truth (ids of the user event, what was committed before a stop).
+        await loadSession(app, id);
+        void refreshSessions(app);
+      }
+    },
+    [app, sessionId, user, loadSession, refreshSessions],
+  );
+
+  const confirm = useCallback(
+    (callId: string, confirmed: boolean) => {
+      void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response: { confirmed } } }]);
+    },
+    [run],
+  );
+
+  const createSession = useCallback(async () => {
+    if (!app) return;
+    try {
+      const created = await api.createSession(app, user);
+      setSessions((list) => [created, ...list]);
+      setSessionId(created.id);
+    } catch (error) {
+      setNotice({ kind: 'error', text: `Could not create a session: ${message(error)}` });
+    }
+  }, [app, user]);
+
+  const deleteSession = useCallback(
+    async (id: string) => {
+      if (!app) return;
+      try {
+        await api.deleteSession(app, user, id);
+        setSessions((list) => list.filter((s) => s.id !== id));
+        if (id === sessionId) setSessionId(undefined);
+      } catch (error) {
+        setNotice({ kind: 'error', text: `Could not delete the session: ${message(error)}` });
+      }
+    },
+    [app, user, sessionId],
+  );
+
+  const select = useCallback((id: string) => {
+    setSelectedId(id);
+    setTab((t) => (t === 'state' || t === 'model' ? t : 'event'));
+  }, []);
+
+  const pending = pendingConfirmations(events);
+  const unknownApp = !!app && !!apps && !apps.includes(app);
+  const ready = !!app && !!apps && !unknownApp && !sessionError;
+  const selected = events.find((e) => e.id === selectedId);
+  const lastError = [...events].reverse().find((e) => e.errorCode || e.errorMessage);
+
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <h1>
+          <span class="logo" aria-hidden="true">
+            ◆
+          </span>{' '}
+          ADK Dev UI
+        </h1>
+        <label class="app-picker">
+          <span>App</span>
+          <select
+            value={app ?? ''}
+            disabled={!apps || running}
+            onChange={(e) => {
+              const next = (e.target as HTMLSelectElement).value || undefined;
+              setApp(next);
+              setSessionId(undefined);
+            }}
+          >
+            <option value="">{apps ? 'Choose an app…' : 'Loading…'}</option>
+            {apps?.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div class="status" role="status" aria-live="polite">
+          {running ? (
+            <span class="running">
+              <span class="spinner" aria-hidden="true" /> Running… <kbd>Esc</kbd> stops
+            </span>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          class="btn icon"
+          aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+      </header>
+      {running ? <div class="progress" aria-hidden="true" /> : null}
+      {appsError ? (
+        <main class="empty-state">
+          <div role="alert">
+            <h2>Cannot reach the ADK server</h2>
+            <p>{appsError}</p>
+          </div>
+          <button type="button" class="btn primary" onClick={() => void loadApps()}>
+            Retry
+          </button>
+        </main>
+      ) : (
+        <div class="columns">
+          <SessionList
+            sessions={sessions}
+            current={sessionId}
+            loading={sessionsLoading}
+            disabled={!ready && !sessionError}
+            onSelect={(id) => setSessionId(id)}
+            onCreate={() => void createSession()}
+            onDelete={(id) => void deleteSession(id)}
+          />
+          <main class="chat" aria-label="Conversation">
+            {notice ? (
+              <div class={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+                {notice.text}
+                <button type="button" class="link" aria-label="Dismiss" onClick={() => setNotice(undefined)}>
+                  ×
+                </button>
+              </div>
+            ) : null}
+            <div
+              class="log"
+              ref={log}
+              role="log"
+              aria-label="Messages"
+              aria-busy={running}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls and must be reachable by keyboard
+              tabIndex={0}
+              onScroll={(e) => {
+                const el = e.currentTarget as HTMLDivElement;
+                stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+              }}
+            >
+              {unknownApp ? (
+                <div class="empty-state" role="alert">
+                  <h2>Unknown app “{app}”</h2>
+                  <p>This server serves: {apps?.length ? apps.join(', ') : 'no apps'}. Pick one above.</p>
+                </div>
+              ) : !apps ? (
+                <div class="empty-state">
+                  <p class="muted">Connecting…</p>
+                </div>
+              ) : apps.length === 0 ? (
+                <div class="empty-state">
+                  <h2>No apps</h2>
+                  <p>The server has no agents to serve. Add an app folder and restart it.</p>
+                </div>
+              ) : !app ? (
+                <div class="empty-state">
+                  <h2>Pick an app</h2>
+                  <p>Choose an agent app in the top bar to start chatting.</p>
+                </div>
+              ) : sessionError ? (
+                <div class="empty-state" role="alert">
+                  <h2>Session not found</h2>
+                  <p>{sessionError}</p>
+                  <button type="button" class="btn primary" onClick={() => setSessionId(undefined)}>
+                    Start a new conversation
+                  </button>
+                </div>
+              ) : events.length === 0 && bubbles.length === 0 ? (
+                <div class="empty-state">
+                  <h2>{app}</h2>
+                  <p class="muted">
+                    {sessionId
+                      ? 'This session has no messages yet.'
+                      : 'Send a message to start a new session.'}
+                  </p>
+                </div>
+              ) : null}
+              {ready
+                ? events.map((e) => (
+                    <EventView
+                      key={e.id}
+                      event={e}
+                      selected={e.id === selectedId}
+                      onSelect={select}
+                      pending={pending}
+                      running={running}
+                      onConfirm={confirm}
+                    />
+                  ))
+                : null}
+              {bubbles.map((b) => (
+                <article
+                  key={b.key}
+                  class="event from-agent streaming"
+                  aria-label={`${b.author}, streaming`}
+                  data-chunks={b.chunks}
+                >
+                  <header class="event-head">
+                    <span class="author">{b.author}</span>
+                    <span class="muted small"> typing…</span>
+                  </header>
+                  <div class="event-body">
+                    {b.thought ? (
+                      <details class="thought">
+                        <summary>Thinking</summary>
+                        <p>{b.thought}</p>
+                      </details>
+                    ) : null}
+                    <Markdown text={b.text} />
+                  </div>
+                </article>
+              ))}
+              {lastError && !running ? <span class="sr-only">The last run ended with an error.</span> : null}
+            </div>
+            <Composer disabled={!ready} running={running} onSend={(parts) => void run(parts)} onStop={stop} />
+          </main>
+          <Inspector
+            tab={tab}
+            onTab={setTab}
+            app={ready ? app : undefined}
+            user={user}
+            session={ready ? sessionId : undefined}
+            events={events}
+            selected={selected}
+            finalState={state}
+            refreshKey={refreshKey}
+            onSelect={select}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+import type { AdkEvent, Part } from '../api/types.js';
+import { isErrorResponse, REQUEST_CONFIRMATION } from '../lib/conversation.js';
+import { formatTime, previewJson } from '../lib/format.js';
+import { JsonView } from './json-view.js';
+import { Markdown } from './markdown.js';
+
+export interface EventViewProps {
+  event: AdkEvent;
+  selected: boolean;
+  onSelect: (id: string) => void;
+  pending: Set<string>;
+  running: boolean;
+  onConfirm: (callId: string, confirmed: boolean) => void;
+}
+
+function InlineData({ part }: { part: Part }) {
+  const data = part.inlineData;
+  if (!data) return null;
+  const name = data.displayName ?? data.mimeType;
+  if (data.mimeType.startsWith('image/'))
+    return <img class="inline-image" src={`data:${data.mimeType};base64,${data.data}`} alt={name} />;
+  return (
+    <span class="file-chip">
+      📎 {name} ({Math.round((data.data.length * 3) / 4 / 1024)} KB)
+    </span>
+  );
+}
+
+function Confirmation({
+  part,
+  pending,
+  running,
+  onConfirm,
+}: {
+  part: Part;
+  pending: boolean;
+  running: boolean;
+  onConfirm: EventViewProps['onConfirm'];
+}) {
+  const call = part.functionCall;
+  if (!call) return null;
+  const args = (call.args ?? {}) as {
+    originalFunctionCall?: { name?: string; args?: unknown };
+    toolConfirmation?: { hint?: string };
+  };
+  const tool = args.originalFunctionCall?.name ?? 'a tool';
+  return (
+    <section class="card confirm" aria-label={`Confirmation for ${tool}`}>
+      <div class="card-title">
+        <span aria-hidden="true">✋</span> Approval needed: <code>{tool}</code>
+      </div>
+      {args.toolConfirmation?.hint ? <p class="hint">{args.toolConfirmation.hint}</p> : null}
+      {args.originalFunctionCall?.args !== undefined ? (
+        <JsonView value={args.originalFunctionCall.args} label={`Arguments of ${tool}`} />
+      ) : null}
+      {pending ? (
+        <div class="confirm-actions">
+          <button
+            type="button"
+            class="btn primary"
+            disabled={running}
+            onClick={() => call.id && onConfirm(call.id, true)}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            class="btn danger"
+            disabled={running}
+            onClick={() => call.id && onConfirm(call.id, false)}
+          >
+            Reject
+          </button>
+        </div>
+      ) : (
+        <p class="muted">Answered.</p>
+      )}
+    </section>
+  );
+}
+
+function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: EventViewProps }) {
+  if (part.functionCall) {
+    if (part.functionCall.name === REQUEST_CONFIRMATION)
+      return (
+        <Confirmation
+          part={part}
+          pending={!!part.functionCall.id && props.pending.has(part.functionCall.id)}
+          running={props.running}
+          onConfirm={props.onConfirm}
+        />
+      );
+    return (
+      <details class="card tool-call">
+        <summary>
+          <span class="badge call">call</span> <code>{part.functionCall.name}</code>
+          <span class="muted"> {previewJson(part.functionCall.args ?? {})}</span>
+        </summary>
+        <JsonView value={part.functionCall.args ?? {}} label={`Arguments of ${part.functionCall.name}`} />
+      </details>
+    );
+  }
+  if (part.functionResponse) {
+    const failed = isErrorResponse(part);
+    return (
+      <details class={`card tool-response${failed ? ' error' : ''}`}>
+        <summary>
+          <span class={`badge ${failed ? 'error' : 'result'}`}>{failed ? 'error' : 'result'}</span>{' '}
+          <code>{part.functionResponse.name}</code>
+          <span class="muted"> {previewJson(part.functionResponse.response ?? {})}</span>
+        </summary>
+        <JsonView
+          value={part.functionResponse.response ?? {}}
+          label={`Response of ${part.functionResponse.name}`}
+        />
+      </details>
+    );
+  }
+  if (part.text !== undefined) {
+    if (part.thought)
+      return (
+        <details class="thought">
+          <summary>Thinking</summary>
+          <Markdown text={part.text} />
+        </details>
+      );
+    return event.author === 'user' ? <p class="user-text">{part.text}</p> : <Markdown text={part.text} />;
+  }
+  if (part.inlineData) return <InlineData part={part} />;
+  if (part.fileData) return <span class="file-chip">🔗 {part.fileData.fileUri}</span>;
+  if (part.executableCode)
+    return (
+      <pre class="code">
+        <code>{part.executableCode.code}</code>
+      </pre>
+    );
+  if (part.codeExecutionResult) return <pre class="code">{part.codeExecutionResult.output}</pre>;
+  return null;
+}
+
+export function EventView(props: EventViewProps) {
+  const { event, selected, onSelect } = props;
+  const isUser = event.author === 'user';
+  const parts = event.content?.parts ?? [];
+  const delta = Object.keys(event.actions?.stateDelta ?? {});
+  const artifacts = Object.keys(event.actions?.artifactDelta ?? {});
+  const transfer = event.actions?.transferToAgent;
+  const usage = event.usageMetadata;
+  return (
+    <article
+      class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}`}
+      aria-label={`${isUser ? 'You' : event.author}${event.errorCode ? ', error' : ''}`}
+      data-event-id={event.id}
+    >
+      <header class="event-head">
+        <span class={`author${isUser ? ' user' : ''}`}>{isUser ? 'You' : event.author}</span>
+        {event.branch && event.branch !== event.author ? <span class="muted"> · {event.branch}</span> : null}
+        <span class="muted time">{formatTime(event.timestamp)}</span>
+        <button
+          type="button"
+          class="link inspect"
+          aria-pressed={selected}
+          aria-label={`Inspect event from ${isUser ? 'you' : event.author} ${formatTime(event.timestamp)}`}
+          onClick={() => onSelect(event.id)}
+        >
+          {'{ }'}
+        </button>
+      </header>
+      <div class="event-body">
+        {parts.map((part, i) => (
+          <PartView key={i} part={part} event={event} props={props} />
+        ))}
+        {event.errorCode || event.errorMessage ? (
+          <div class="card error" role="alert">
+            <strong>{event.errorCode ?? 'Error'}</strong>
+            {event.errorMessage ? `: ${event.errorMessage}` : null}
+          </div>
+        ) : null}
+        {event.interrupted ? <p class="muted">Interrupted.</p> : null}
+      </div>
+      {transfer || delta.length > 0 || artifacts.length > 0 || usage ? (
+        <footer class="event-foot">
+          {transfer ? (
+            <span class="badge transfer">
+              transfer → <strong>{transfer}</strong>
+            </span>
+          ) : null}
+          {delta.length > 0 ? (
+            <button type="button" class="badge state link" onClick={() => onSelect(event.id)}>
+              state Δ {delta.join(', ')}
+            </button>
+          ) : null}
+          {artifacts.length > 0 ? <span class="badge artifact">artifact {artifacts.join(', ')}</span> : null}
+          {usage?.totalTokenCount ? (
+            <span class="badge tokens" title="prompt / response tokens">
+              {usage.promptTokenCount ?? 0} → {usage.candidatesTokenCount ?? 0} tok
+            </span>
+          ) : null}
+        </footer>
+      ) : null}
+    </article>
+  );
+}

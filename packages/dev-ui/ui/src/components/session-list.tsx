@@ -1,0 +1,64 @@
+import type { Session } from '../api/types.js';
+import { formatTime, shortId } from '../lib/format.js';
+
+export function SessionList({
+  sessions,
+  current,
+  loading,
+  onSelect,
+  onCreate,
+  onDelete,
+  disabled,
+}: {
+  sessions: Session[];
+  current?: string;
+  loading: boolean;
+  onSelect: (id: string) => void;
+  onCreate: () => void;
+  onDelete: (id: string) => void;
+  disabled: boolean;
+}) {
+  const sorted = [...sessions].sort((a, b) => (b.lastUpdateTime ?? 0) - (a.lastUpdateTime ?? 0));
+  return (
+    <nav class="sessions" aria-label="Sessions">
+      <div class="sessions-head">
+        <h2>Sessions</h2>
+        <button type="button" class="btn small" onClick={onCreate} disabled={disabled}>
+          + New
+        </button>
+      </div>
+      {loading ? <p class="muted pad">Loading…</p> : null}
+      {!loading && sorted.length === 0 ? (
+        <p class="muted pad">
+          {disabled ? 'No app selected.' : 'No sessions yet. Send a message to start one.'}
+        </p>
+      ) : null}
+      <ul>
+        {sorted.map((s) => (
+          <li key={s.id} class={s.id === current ? 'current' : ''}>
+            <button
+              type="button"
+              class="session-item"
+              aria-current={s.id === current ? 'page' : undefined}
+              onClick={() => onSelect(s.id)}
+              title={s.id}
+            >
+              <span class="session-id">{shortId(s.id)}</span>
+              <span class="muted small">{formatTime(s.lastUpdateTime)}</span>
+            </button>
+            <button
+              type="button"
+              class="link delete"
+              aria-label={`Delete session ${s.id}`}
+              onClick={() => {
+                if (window.confirm(`Delete session ${s.id}?`)) onDelete(s.id);
+              }}
+            >
+              🗑
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,96 @@
+import { useRef } from 'preact/hooks';
+import type { AdkEvent, JsonObject } from '../api/types.js';
+import { ArtifactsTab } from './artifacts-tab.js';
+import { EventTab } from './event-tab.js';
+import { GraphTab } from './graph-tab.js';
+import { ModelTab } from './model-tab.js';
+import { StateTab } from './state-tab.js';
+import { TraceTab } from './trace-tab.js';
+import { UsageTab } from './usage-tab.js';
+
+export const TABS = ['event', 'state', 'model', 'usage', 'artifacts', 'trace', 'graph'] as const;
+export type Tab = (typeof TABS)[number];
+const LABELS: Record<Tab, string> = {
+  event: 'Event',
+  state: 'State',
+  model: 'Request/Response',
+  usage: 'Usage',
+  artifacts: 'Artifacts',
+  trace: 'Trace',
+  graph: 'Graph',
+};
+
+export function Inspector({
+  tab,
+  onTab,
+  app,
+  user,
+  session,
+  events,
+  selected,
+  finalState,
+  refreshKey,
+  onSelect,
+}: {
+  tab: Tab;
+  onTab: (t: Tab) => void;
+  app?: string;
+  user: string;
+  session?: string;
+  events: AdkEvent[];
+  selected?: AdkEvent;
+  finalState: JsonObject;
+  refreshKey: number;
+  onSelect: (id: string) => void;
+}) {
+  const tabs = useRef<HTMLDivElement>(null);
+  const authors = new Set(events.slice(-1).map((e) => e.author));
+  const move = (delta: number) => {
+    const next = TABS[(TABS.indexOf(tab) + delta + TABS.length) % TABS.length] as Tab;
+    onTab(next);
+    tabs.current?.querySelector<HTMLButtonElement>(`#tab-${next}`)?.focus();
+  };
+  return (
+    <aside class="inspector" aria-label="Inspector">
+      <div
+        class="tabs"
+        role="tablist"
+        aria-label="Inspector views"
+        ref={tabs}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowRight') move(1);
+          else if (e.key === 'ArrowLeft') move(-1);
+        }}
+      >
+        {TABS.map((t) => (
+          <button
+            key={t}
+            id={`tab-${t}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            aria-controls="inspector-panel"
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => onTab(t)}
+          >
+            {LABELS[t]}
+          </button>
+        ))}
+      </div>
+      <div id="inspector-panel" class="panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        {tab === 'event' ? <EventTab event={selected} /> : null}
+        {tab === 'state' ? <StateTab events={events} selected={selected} finalState={finalState} /> : null}
+        {tab === 'model' ? <ModelTab event={selected} /> : null}
+        {tab === 'usage' ? <UsageTab events={events} onSelect={onSelect} /> : null}
+        {tab === 'artifacts' ? (
+          <ArtifactsTab
+            target={app && session ? { app, user, session } : undefined}
+            refreshKey={refreshKey}
+          />
+        ) : null}
+        {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
+        {tab === 'graph' ? <GraphTab app={app} active={authors} /> : null}
+      </div>
+    </aside>
+  );
+}
