@@ -5,5 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     passWithNoTests: true,
     testTimeout: 20_000,
+    hookTimeout: 240_000,
+    // A throwaway PostgreSQL cluster for the cross-instance suites (the same one session-sql uses).
+    globalSetup: ['../session-sql/src/__fixtures__/postgres-cluster.ts'],
   },
 });

@@ -41,5 +41,11 @@ export {
   trimHistory,
 } from './server/request-handler.js';
 export { assertPublicUrl, isPrivateAddress, type SsrfGuardOptions } from './server/ssrf-guard.js';
+export {
+  type PgListenConnection,
+  PostgresTaskEventBus,
+  type PostgresTaskEventBusOptions,
+  type TaskEventBus,
+} from './server/task-event-bus.js';
 export { InMemoryTaskStore } from './stores/in-memory-task-store.js';
 export type { ListTasksPage, ListTasksQuery, TaskOwner, TaskStore } from './stores/task-store.js';

@@ -27,6 +27,7 @@ import type { TaskStore } from '../stores/task-store.js';
 import type { AgentExecutor, AgentUpdate, Caller, ExecutionContext } from './agent-executor.js';
 import { AsyncQueue } from './async-queue.js';
 import type { PushNotificationSender } from './push-sender.js';
+import type { TaskEventBus } from './task-event-bus.js';
 
 export interface CallContext {
   caller?: Caller;
@@ -48,6 +49,12 @@ export interface RequestHandlerOptions {
   acceptedInputModes?: string[];
   /** How long a cancel waits for the running execution to stop (ms). */
   cancelGraceMs?: number;
+  /**
+   * Carries live updates between server processes that share `store` (e.g. `PostgresTaskEventBus`),
+   * so streams and resubscriptions work on any instance. Push notifications are still sent once, by
+   * the process that runs the task.
+   */
+  eventBus?: TaskEventBus;
 }
 
 interface Run {
@@ -216,7 +223,42 @@ export class A2aRequestHandler {
     const queue = new AsyncQueue<StreamResponse>();
     queue.push({ task });
     this.#attach(id, { queue, end: 'terminal-or-interrupted' });
+    if (this.#options.eventBus && !this.#runs.has(id)) await this.#follow(task, queue, ctx);
     return queue;
+  }
+
+  /** Forwards updates of a task that another process runs into a subscriber's queue. */
+  async #follow(task: Task, queue: AsyncQueue<StreamResponse>, ctx: CallContext): Promise<void> {
+    const bus = this.#options.eventBus;
+    if (!bus) return;
+    const id = task.id;
+    const forward = (item: StreamResponse) => {
+      queue.push(item);
+      const state =
+        'statusUpdate' in item
+          ? item.statusUpdate.status.state
+          : 'task' in item
+            ? item.task.status.state
+            : undefined;
+      if (state && (isTerminalState(state) || isInterruptedState(state))) queue.end();
+    };
+    const stop = await bus.subscribe(id, (item) => {
+      if (item) forward(item);
+      else
+        void this.store.get(id, ctx.caller?.id).then(
+          (task) => task && forward({ task }),
+          () => undefined,
+        );
+    });
+    const onClose = queue.onClose;
+    queue.onClose = () => {
+      stop();
+      onClose?.();
+    };
+    // An update published between the first read and the subscription: read the task once more.
+    const latest = await this.store.get(id, ctx.caller?.id);
+    if (latest && latest.status.timestamp !== task.status.timestamp && isTerminalOrInterrupted(latest))
+      forward({ task: latest });
   }
 
   // --- push notification configs --------------------------------------------------------------------
@@ -391,6 +433,7 @@ export class A2aRequestHandler {
       }
     }
     if (opts.persistent !== false && !('message' in item)) this.#push(taskId, item);
+    void this.#options.eventBus?.publish(taskId, item).catch(() => undefined);
   }
 
   #push(taskId: string, item: StreamResponse): void {
@@ -569,4 +612,8 @@ function mergeArtifact(artifacts: Artifact[], update: Artifact, append: boolean)
   const out = [...artifacts];
   out[index] = merged;
   return out;
+}
+
+function isTerminalOrInterrupted(task: Task): boolean {
+  return isTerminalState(task.status.state) || isInterruptedState(task.status.state);
 }
