@@ -30,6 +30,7 @@ export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';
 export * from './runner/facade.js';
+export * from './runner/in-memory-runner.js';
 export * from './runner/runner.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';

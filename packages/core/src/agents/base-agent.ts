@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/errors.js';
+import { ConfigError, isAdkError } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
 import { createEvent, type Event, type EventFields, hasActions } from '../events/event.js';
 import type { AgentHookArgs, MaybePromise } from '../plugins/plugin.js';
@@ -37,6 +37,9 @@ export async function firstResult<A, R>(
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Errors already offered to `onAgentError` hooks (an error rethrown by each ancestor agent). */
+const reportedErrors = new WeakSet<object>();
 
 /**
  * An agent: `run(context)` yields events. Subclasses implement `runImpl`; `run` adds the
@@ -129,8 +132,12 @@ export abstract class BaseAgent {
       const after = await this.agentHook(ctx, 'after');
       if (after) yield after.event;
     } catch (error) {
-      failure = error;
-      throw error;
+      const recovered = await this.onError(ctx, error);
+      if (!recovered) {
+        failure = error;
+        throw error;
+      }
+      yield recovered;
     } finally {
       endSpan(trace, failure);
     }
@@ -141,6 +148,21 @@ export abstract class BaseAgent {
   /** An event for the agent with the given content and actions. */
   protected makeEvent(ctx: InvocationContext, fields: EventFields): Event {
     return createEvent({ invocationId: ctx.invocationId, author: this.name, branch: ctx.branch, ...fields });
+  }
+
+  /**
+   * `onAgentError` plugins, once per error (for the agent where it arose, not each ancestor it
+   * passes through). Content they return becomes this agent's reply instead of the error.
+   */
+  private async onError(ctx: InvocationContext, error: unknown): Promise<Event | undefined> {
+    if (ctx.pluginManager.isEmpty || ctx.signal.aborted || isAdkError(error, 'CANCELLED')) return undefined;
+    if (typeof error === 'object' && error !== null) {
+      if (reportedErrors.has(error)) return undefined;
+      reportedErrors.add(error);
+    }
+    const context = new CallbackContext(ctx);
+    const content = await ctx.pluginManager.onAgentError({ agent: this, context, error });
+    return content ? this.makeEvent(ctx, { content, actions: context.actions }) : undefined;
   }
 
   private async agentHook(

@@ -5,12 +5,14 @@ import type { LlmResponse } from '../models/llm.js';
 import type {
   AfterModelArgs,
   AfterToolArgs,
+  AgentErrorArgs,
   AgentHookArgs,
   AgentHooks,
   BeforeModelArgs,
   BeforeToolArgs,
   ModelErrorArgs,
   Plugin,
+  RunErrorArgs,
   RunHookArgs,
   ToolErrorArgs,
 } from './plugin.js';
@@ -25,7 +27,7 @@ export class PluginError extends AdkError {
   }
 }
 
-type HookName = keyof AgentHooks | 'onUserMessage' | 'beforeRun' | 'afterRun' | 'onEvent';
+type HookName = keyof AgentHooks | 'onUserMessage' | 'beforeRun' | 'afterRun' | 'onEvent' | 'onAgentError';
 
 /** Runs the plugins of a runner in order; the first hook to return a value wins. */
 export class PluginManager {
@@ -157,5 +159,18 @@ export class PluginManager {
   }
   onToolError(args: ToolErrorArgs) {
     return this.first<Record<string, unknown>>('onToolError', args);
+  }
+  onAgentError(args: AgentErrorArgs) {
+    return this.first<Content>('onAgentError', args);
+  }
+  /** Every plugin sees the failure; a hook that throws must not hide the error being reported. */
+  async onRunError(args: RunErrorArgs): Promise<void> {
+    for (const p of this.plugins) {
+      try {
+        await p.onRunError?.(args);
+      } catch {
+        // ignored: the run is already failing with the original error
+      }
+    }
   }
 }

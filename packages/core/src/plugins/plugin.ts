@@ -58,6 +58,12 @@ export interface AgentHooks {
 export interface RunHookArgs {
   context: InvocationContext;
 }
+export interface AgentErrorArgs extends AgentHookArgs {
+  error: unknown;
+}
+export interface RunErrorArgs extends RunHookArgs {
+  error: unknown;
+}
 
 /**
  * A plugin: run-level hooks plus every agent-level hook, applied to every agent of a Runner.
@@ -81,6 +87,17 @@ export interface Plugin extends AgentHooks {
   afterRun?(args: RunHookArgs): MaybePromise<void>;
   /** May replace each event before it is committed and yielded. */
   onEvent?(args: RunHookArgs & { event: Event }): MaybePromise<Maybe<Event>>;
+  /**
+   * An agent's run threw (not a cancellation); called for the agent where the error arose. Returning
+   * content recovers: it becomes that agent's reply and the invocation goes on (a workflow parent
+   * continues with its next step). Otherwise the error ends the invocation.
+   */
+  onAgentError?(args: AgentErrorArgs): MaybePromise<Maybe<Content>>;
+  /**
+   * The invocation failed (an error or a cancellation); called once, before its error event is
+   * committed, for logging and alerts. Every plugin is called; a throwing one is ignored.
+   */
+  onRunError?(args: RunErrorArgs): MaybePromise<void>;
 }
 
 export type BeforeRunDecision = { continue: true } | { halt: Content };

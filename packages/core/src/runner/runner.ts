@@ -231,6 +231,7 @@ export class Runner {
     } catch (error) {
       failure = error;
       const cancelled = signal.aborted || isAdkError(error, 'CANCELLED');
+      if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
       const event = createEvent({
         invocationId,
         author: ctx.agent.name,
