@@ -2,7 +2,14 @@ import { createEvent, isAdkError } from '@adk/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, testDatabases } from '../__fixtures__/databases.js';
-import { type AnyKysely, migrateToLatest, SqlSessionService, sessionMigrator } from '../index.js';
+import {
+  type AnyKysely,
+  migrateToLatest,
+  SqlSessionService,
+  sessionMigrations,
+  sessionMigrator,
+  tablesFor,
+} from '../index.js';
 
 for (const target of testDatabases()) {
   describe.skipIf(target.skipReason !== undefined)(suiteTitle(target, 'migrations'), () => {
@@ -17,12 +24,18 @@ for (const target of testDatabases()) {
 
     it('are versioned and idempotent: a second run applies nothing', async () => {
       const tablePrefix = prefix('idem');
+      const names = Object.keys(
+        sessionMigrations(target.name === 'sqlite' ? 'sqlite' : 'postgres', tablesFor(tablePrefix)),
+      );
+      expect(names.slice(0, 3)).toEqual(['0001_initial', '0002_artifacts', '0003_memory']);
       const first = await migrateToLatest(db, { tablePrefix });
-      expect(first.results?.map((r) => [r.migrationName, r.status])).toEqual([['0001_initial', 'Success']]);
+      expect(first.results?.map((r) => [r.migrationName, r.status])).toEqual(
+        names.map((n) => [n, 'Success']),
+      );
       const second = await migrateToLatest(db, { tablePrefix });
       expect(second.results).toEqual([]);
       const applied = await sessionMigrator(db, { tablePrefix }).getMigrations();
-      expect(applied.map((m) => [m.name, m.executedAt !== undefined])).toEqual([['0001_initial', true]]);
+      expect(applied.map((m) => [m.name, m.executedAt !== undefined])).toEqual(names.map((n) => [n, true]));
     });
 
     it('create the four tables with the configured prefix and the schema changes', async () => {
@@ -30,10 +43,20 @@ for (const target of testDatabases()) {
       await migrateToLatest(db, { tablePrefix });
       const tables = await db.introspection.getTables();
       const mine = tables.filter((t) => t.name.startsWith(tablePrefix));
-      expect(mine.map((t) => t.name).sort()).toEqual(
-        ['app_states', 'events', 'migrations', 'migrations_lock', 'sessions', 'user_states']
-          .map((n) => tablePrefix + n)
-          .sort(),
+      expect(mine.map((t) => t.name)).toEqual(
+        expect.arrayContaining(
+          [
+            'app_states',
+            'events',
+            'migrations',
+            'migrations_lock',
+            'sessions',
+            'user_states',
+            'artifacts',
+            'artifact_names',
+            'memory_entries',
+          ].map((n) => tablePrefix + n),
+        ),
       );
       const events = mine.find((t) => t.name === `${tablePrefix}events`);
       const columns = new Map(events?.columns.map((c) => [c.name, c]));

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
+import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
 
 export interface MigrateOptions {
@@ -117,6 +118,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
         await db.schema.dropTable(t.sessions).ifExists().execute();
       },
     },
+    // Artifact and memory tables (0002_artifacts, 0003_memory).
+    ...storageMigrations(family, tables),
   };
 }
 
@@ -130,6 +133,9 @@ export function sessionMigrator(db: Kysely<unknown>, options: MigrateOptions = {
     provider: { getMigrations: async () => migrations },
     migrationTableName: tables.migrations,
     migrationLockTableName: tables.migrationsLock,
+    // Migrations of different stores are independent tables: one added later under an earlier
+    // name (by a parallel branch of work) still runs on databases that already have newer ones.
+    allowUnorderedMigrations: true,
   });
 }
 
