@@ -129,7 +129,8 @@ export class McpSession {
       this.live = connected;
       return connected;
     } catch (error) {
-      await client?.close().catch(() => undefined);
+      // Not awaited: stopping a stuck process can take seconds, and the caller should learn now.
+      void client?.close().catch(() => undefined);
       const stderr = opened?.stderrTail();
       throw new McpConnectionError(
         `MCP server "${name}" (${describeConnection(connection)}) could not be connected: ${describeError(error)}. ${connectionHint(connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
