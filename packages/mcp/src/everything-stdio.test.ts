@@ -192,9 +192,12 @@ describe('McpToolset over stdio (server-everything)', () => {
       [{ name: 'read_resource', args: { uri: 'demo://resource/dynamic/blob/1' } }],
     ]);
     const events = await run('what resources are there?');
-    const [listed, read] = responsesOf(events);
-    expect((listed?.response.resources as { uri: string }[]).length).toBeGreaterThan(0);
-    expect(read?.response.content).toEqual([
+    const [listed, read] = responsesOf(events) as [
+      ReturnType<typeof responsesOf>[number],
+      ReturnType<typeof responsesOf>[number],
+    ];
+    expect((listed.response.resources as { uri: string }[]).length).toBeGreaterThan(0);
+    expect(read.response.content).toEqual([
       {
         type: 'resource',
         uri: 'demo://resource/dynamic/blob/1',
@@ -203,7 +206,7 @@ describe('McpToolset over stdio (server-everything)', () => {
       },
     ]);
     const turn = (model.requests[2] as LlmRequest).contents.at(-1) as Content;
-    expect(turn.parts.at(-1)?.inlineData?.data).toBe((read?.response.content as { blob: string }[])[0]?.blob);
+    expect(turn.parts.at(-1)?.inlineData?.data).toBe((read.response.content as { blob: string }[])[0]?.blob);
   });
 
   it('loads a prompt as an instruction', async () => {
