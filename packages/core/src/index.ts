@@ -41,6 +41,7 @@ export * from './tools/agent-tool.js';
 export * from './tools/base-tool.js';
 export * from './tools/builtin-tools.js';
 export * from './tools/function-tool.js';
+export * from './tools/model-built-in-tools.js';
 export * from './tools/tool-context.js';
 export * from './tools/toolset.js';
 export { newFunctionCallId, newId } from './utils/ids.js';

@@ -1,4 +1,11 @@
-import type { Content, GenerateConfig, LlmRequest, Part } from '@adk/core';
+import {
+  type BuiltInToolSpec,
+  type Content,
+  type GenerateConfig,
+  type LlmRequest,
+  type Part,
+  UnsupportedBuiltInToolError,
+} from '@adk/core';
 import { toGeminiParameters, toGeminiSchema } from './schema.js';
 
 /** Ids we generated ourselves (core's `newFunctionCallId`) mean nothing to Gemini; only vendor ids go back. */
@@ -72,33 +79,38 @@ export function toGenerationConfig(config: GenerateConfig): Record<string, unkno
 
 export function toGeminiRequestBody(
   request: LlmRequest,
-  extra: { safetySettings?: unknown[]; labels?: boolean },
+  extra: { safetySettings?: unknown[]; labels?: boolean; streamFunctionCallArguments?: boolean },
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { contents: toGeminiContents(request.contents) };
   if (request.systemInstruction) body.systemInstruction = { parts: [{ text: request.systemInstruction }] };
+  const tools: Record<string, unknown>[] = [];
   if (request.tools?.length) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => {
-          const parameters = toGeminiParameters(tool.parameters);
-          return {
-            name: tool.name,
-            ...(tool.description ? { description: tool.description } : {}),
-            ...(parameters ? { parameters } : {}),
-          };
-        }),
-      },
-    ];
+    tools.push({
+      functionDeclarations: request.tools.map((tool) => {
+        const parameters = toGeminiParameters(tool.parameters);
+        return {
+          name: tool.name,
+          ...(tool.description ? { description: tool.description } : {}),
+          ...(parameters ? { parameters } : {}),
+        };
+      }),
+    });
   }
+  for (const builtIn of request.builtInTools ?? []) tools.push(toGeminiBuiltIn(builtIn));
+  if (tools.length > 0) body.tools = tools;
   const choice = request.config.toolChoice;
+  const functionCallingConfig: Record<string, unknown> = {};
   if (choice !== undefined) {
-    body.toolConfig = {
-      functionCallingConfig:
-        typeof choice === 'object'
-          ? { mode: 'ANY', allowedFunctionNames: [choice.name] }
-          : { mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO' },
-    };
+    Object.assign(
+      functionCallingConfig,
+      typeof choice === 'object'
+        ? { mode: 'ANY', allowedFunctionNames: [choice.name] }
+        : { mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO' },
+    );
   }
+  if (extra.streamFunctionCallArguments && request.tools?.length)
+    functionCallingConfig.streamFunctionCallArguments = true;
+  if (Object.keys(functionCallingConfig).length > 0) body.toolConfig = { functionCallingConfig };
   const generationConfig = toGenerationConfig(request.config);
   if (generationConfig) body.generationConfig = generationConfig;
   if (extra.safetySettings?.length) body.safetySettings = extra.safetySettings;
@@ -107,7 +119,19 @@ export function toGeminiRequestBody(
   return mergeProviderOptions(body, request.config.providerOptions);
 }
 
-/** Vendor fields from `providerOptions`; objects (e.g. generationConfig) are merged one level deep. */
+/** The built-in tools Gemini declares (as tool entries next to functionDeclarations). */
+export const GEMINI_BUILT_IN_TOOLS = ['googleSearch', 'urlContext', 'codeExecution'] as const;
+
+function toGeminiBuiltIn(spec: BuiltInToolSpec): Record<string, unknown> {
+  if (!(GEMINI_BUILT_IN_TOOLS as readonly string[]).includes(spec.type))
+    throw new UnsupportedBuiltInToolError('Gemini', spec.type, GEMINI_BUILT_IN_TOOLS);
+  return { [spec.type]: spec.config ?? {} };
+}
+
+/**
+ * Vendor fields from `providerOptions`; objects (e.g. generationConfig) are merged one level deep
+ * and `tools` entries are added to ours (never replace the function declarations).
+ */
 function mergeProviderOptions(
   body: Record<string, unknown>,
   options: Record<string, unknown> | undefined,
@@ -115,7 +139,8 @@ function mergeProviderOptions(
   if (!options) return body;
   for (const [key, value] of Object.entries(options)) {
     const current = body[key];
-    body[key] = isRecord(current) && isRecord(value) ? { ...current, ...value } : value;
+    if (Array.isArray(current) && Array.isArray(value)) body[key] = [...current, ...value];
+    else body[key] = isRecord(current) && isRecord(value) ? { ...current, ...value } : value;
   }
   return body;
 }

@@ -5,6 +5,7 @@ import {
   type Part,
   type UsageMetadata,
 } from '@adk/core';
+import { StreamedCall } from './streamed-call.js';
 import type { GeminiPart, GeminiResponse } from './wire.js';
 
 /** Finish reasons that mean the answer was withheld or unusable; they become errorCode/errorMessage. */
@@ -37,6 +38,9 @@ export class GeminiAccumulator {
   private groundingMetadata: unknown;
   private citationMetadata: unknown;
   private responseId: string | undefined;
+  private urlContextMetadata: unknown;
+  /** A function call whose arguments are still arriving (Gemini 3 `streamFunctionCallArguments`). */
+  private streamedCall: StreamedCall | undefined;
 
   get finished(): boolean {
     return this.finishReason !== undefined || this.blockReason !== undefined;
@@ -61,7 +65,18 @@ export class GeminiAccumulator {
     if (candidate.safetyRatings) this.safetyRatings = candidate.safetyRatings;
     if (candidate.groundingMetadata !== undefined) this.groundingMetadata = candidate.groundingMetadata;
     if (candidate.citationMetadata !== undefined) this.citationMetadata = candidate.citationMetadata;
+    if (candidate.urlContextMetadata !== undefined) this.urlContextMetadata = candidate.urlContextMetadata;
     for (const wire of candidate.content?.parts ?? []) {
+      const call = wire.functionCall;
+      if (call && (this.streamedCall || call.willContinue || call.partialArgs)) {
+        this.streamedCall ??= new StreamedCall();
+        this.streamedCall.add(call, wire.thoughtSignature);
+        if (!call.willContinue) {
+          this.parts.push(this.streamedCall.part(true));
+          this.streamedCall = undefined;
+        }
+        continue;
+      }
       const part = fromGeminiPart(wire);
       if (!part) continue;
       if (part.text !== undefined) {
@@ -84,6 +99,10 @@ export class GeminiAccumulator {
   }
 
   result(): LlmResponse {
+    if (this.streamedCall) {
+      this.parts.push(this.streamedCall.part(false));
+      this.streamedCall = undefined;
+    }
     const response: LlmResponse = { turnComplete: true };
     const parts = this.parts.filter((p) => p.text !== '' || p.thoughtSignature !== undefined);
     if (parts.length > 0) response.content = { role: 'model', parts };
@@ -107,7 +126,11 @@ export class GeminiAccumulator {
     if (this.modelVersion) response.modelVersion = this.modelVersion;
     if (this.groundingMetadata !== undefined) response.groundingMetadata = this.groundingMetadata;
     if (this.citationMetadata !== undefined) response.citationMetadata = this.citationMetadata;
-    if (this.responseId) response.customMetadata = { responseId: this.responseId };
+    if (this.responseId || this.urlContextMetadata !== undefined)
+      response.customMetadata = {
+        ...(this.responseId ? { responseId: this.responseId } : {}),
+        ...(this.urlContextMetadata !== undefined ? { urlContextMetadata: this.urlContextMetadata } : {}),
+      };
     return response;
   }
 }
@@ -117,7 +140,7 @@ function fromGeminiPart(wire: GeminiPart): Part | undefined {
   if (wire.functionCall) {
     part.functionCall = {
       id: wire.functionCall.id ?? newFunctionCallId(),
-      name: wire.functionCall.name,
+      name: wire.functionCall.name ?? '',
       args: wire.functionCall.args ?? {},
     };
   } else if (wire.text !== undefined) {

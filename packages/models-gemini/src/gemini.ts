@@ -38,6 +38,11 @@ export interface GeminiOptions extends HttpClientOptions {
   vertexai?: boolean | VertexAiOptions;
   /** Gemini `safetySettings`, sent as given. */
   safetySettings?: { category: string; threshold: string; method?: string }[];
+  /**
+   * Ask Gemini 3 to stream function-call arguments in pieces when streaming (Vertex AI's
+   * `streamFunctionCallArguments`); the pieces are assembled into complete calls either way.
+   */
+  streamFunctionCallArguments?: boolean;
 }
 
 const PACKAGE = '@adk/models-gemini';
@@ -58,11 +63,12 @@ export class Gemini implements Llm {
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const stream = options.stream === true;
     const body = toGeminiRequestBody(request, {
       ...(this.options.safetySettings ? { safetySettings: this.options.safetySettings } : {}),
       labels: this.isVertex,
+      streamFunctionCallArguments: stream && this.options.streamFunctionCallArguments === true,
     });
-    const stream = options.stream === true;
     const http: HttpRequest = {
       ...this.transport(),
       url: stream ? `${this.endpoint()}:streamGenerateContent?alt=sse` : `${this.endpoint()}:generateContent`,

@@ -16,8 +16,22 @@ const schemas = lazyZod((z) => {
     functionCall: z
       .looseObject({
         id: z.string().optional(),
-        name: z.string(),
+        // Absent on the continuation chunks of a call whose arguments are streamed.
+        name: z.string().optional(),
         args: z.record(z.string(), z.unknown()).optional(),
+        partialArgs: z
+          .array(
+            z.looseObject({
+              jsonPath: z.string(),
+              stringValue: z.string().optional(),
+              numberValue: z.number().optional(),
+              boolValue: z.boolean().optional(),
+              nullValue: z.unknown().optional(),
+              willContinue: z.boolean().optional(),
+            }),
+          )
+          .optional(),
+        willContinue: z.boolean().optional(),
       })
       .optional(),
     executableCode: z.looseObject({ language: z.string(), code: z.string() }).optional(),
@@ -45,6 +59,7 @@ const schemas = lazyZod((z) => {
           safetyRatings: z.array(z.unknown()).optional(),
           citationMetadata: z.unknown().optional(),
           groundingMetadata: z.unknown().optional(),
+          urlContextMetadata: z.unknown().optional(),
           index: z.number().optional(),
         }),
       )

@@ -43,6 +43,21 @@ export type CodeExecutionResult = {
   output?: string;
 };
 
+/** A call of a vendor's server-side tool (e.g. Claude's web_search), run by the vendor, not by us. */
+export type ServerToolUse = {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+};
+
+/** The vendor's result of a server-side tool call, kept verbatim so the turn can be sent back. */
+export type ServerToolResult = {
+  toolUseId: string;
+  /** The vendor's block type, e.g. 'web_search_tool_result'. */
+  type: string;
+  content: unknown;
+};
+
 /** A Part holds exactly one kind of data (text, inline data, a function call, ...). */
 export type Part = {
   text?: string;
@@ -56,6 +71,8 @@ export type Part = {
   functionResponse?: FunctionResponse;
   executableCode?: ExecutableCode;
   codeExecutionResult?: CodeExecutionResult;
+  serverToolUse?: ServerToolUse;
+  serverToolResult?: ServerToolResult;
 };
 
 export type Role = 'user' | 'model';

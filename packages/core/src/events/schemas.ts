@@ -48,6 +48,10 @@ function build(z: typeof Z): EventSchemas {
       .optional(),
     executableCode: z.object({ language: z.string(), code: z.string() }).optional(),
     codeExecutionResult: z.object({ outcome: z.string(), output: z.string().optional() }).optional(),
+    serverToolUse: z
+      .object({ id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) })
+      .optional(),
+    serverToolResult: z.object({ toolUseId: z.string(), type: z.string(), content: z.unknown() }).optional(),
   });
   const content = z.object({ role: z.enum(['user', 'model']), parts: z.array(part) });
   const usageMetadata = z.object({

@@ -13,6 +13,17 @@ export interface FunctionDeclaration {
   response?: JsonSchema;
 }
 
+/**
+ * A tool the model's vendor runs on its side (Gemini googleSearch, Claude web_search, …), declared
+ * next to function declarations. Providers send the kinds they know and reject the others.
+ */
+export interface BuiltInToolSpec {
+  /** 'googleSearch' | 'urlContext' | 'codeExecution' | 'webSearch' | 'webFetch' | a vendor's own. */
+  type: string;
+  /** Vendor settings sent with the declaration (e.g. Claude's max_uses, allowed_domains). */
+  config?: Record<string, unknown>;
+}
+
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 export interface ThinkingConfig {
@@ -52,6 +63,8 @@ export interface LlmRequest {
   systemInstruction?: string;
   contents: Content[];
   tools?: FunctionDeclaration[];
+  /** Vendor-run tools (see BuiltInToolSpec), added by built-in tool objects among the agent's tools. */
+  builtInTools?: BuiltInToolSpec[];
   config: GenerateConfig;
 }
 
