@@ -3,6 +3,7 @@ import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
 import { Composer } from './components/composer.js';
 import { EventView } from './components/event-view.js';
+import { MoonIcon, SunIcon } from './components/icons.js';
 import { Markdown } from './components/markdown.js';
 import { SessionList } from './components/session-list.js';
 import { Inspector, type Tab } from './inspector/inspector.js';
@@ -345,7 +346,7 @@ export function App() {
           aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
           onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
         >
-          {theme === 'dark' ? '☀' : '☾'}
+          {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
         </button>
       </header>
       {running ? <div class="progress" aria-hidden="true" /> : null}

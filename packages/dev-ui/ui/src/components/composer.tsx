@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { Part } from '../api/types.js';
 import { formatBytes } from '../lib/format.js';
+import { ClipIcon } from './icons.js';
 
 export interface Attachment {
   name: string;
@@ -75,7 +76,7 @@ export function Composer({
         <ul class="attachments" aria-label="Attached files">
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`} class="file-chip">
-              📎 {f.name} ({formatBytes(f.size)})
+              <ClipIcon /> {f.name} ({formatBytes(f.size)})
               <button
                 type="button"
                 class="link"
@@ -90,7 +91,7 @@ export function Composer({
       ) : null}
       <div class="composer-row">
         <label class="btn icon attach" title="Attach files">
-          <span aria-hidden="true">📎</span>
+          <ClipIcon />
           <span class="sr-only">Attach files</span>
           <input
             ref={fileInput}

@@ -1,6 +1,7 @@
 import type { AdkEvent, Part } from '../api/types.js';
 import { isErrorResponse, REQUEST_CONFIRMATION } from '../lib/conversation.js';
 import { formatTime, previewJson } from '../lib/format.js';
+import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
 
@@ -21,7 +22,7 @@ function InlineData({ part }: { part: Part }) {
     return <img class="inline-image" src={`data:${data.mimeType};base64,${data.data}`} alt={name} />;
   return (
     <span class="file-chip">
-      📎 {name} ({Math.round((data.data.length * 3) / 4 / 1024)} KB)
+      <ClipIcon /> {name} ({Math.round((data.data.length * 3) / 4 / 1024)} KB)
     </span>
   );
 }
@@ -47,7 +48,7 @@ function Confirmation({
   return (
     <section class="card confirm" aria-label={`Confirmation for ${tool}`}>
       <div class="card-title">
-        <span aria-hidden="true">✋</span> Approval needed: <code>{tool}</code>
+        <HandIcon /> Approval needed: <code>{tool}</code>
       </div>
       {args.toolConfirmation?.hint ? <p class="hint">{args.toolConfirmation.hint}</p> : null}
       {args.originalFunctionCall?.args !== undefined ? (
@@ -127,7 +128,12 @@ function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: 
     return event.author === 'user' ? <p class="user-text">{part.text}</p> : <Markdown text={part.text} />;
   }
   if (part.inlineData) return <InlineData part={part} />;
-  if (part.fileData) return <span class="file-chip">🔗 {part.fileData.fileUri}</span>;
+  if (part.fileData)
+    return (
+      <span class="file-chip">
+        <LinkIcon /> {part.fileData.fileUri}
+      </span>
+    );
   if (part.executableCode)
     return (
       <pre class="code">
@@ -146,6 +152,14 @@ export function EventView(props: EventViewProps) {
   const artifacts = Object.keys(event.actions?.artifactDelta ?? {});
   const transfer = event.actions?.transferToAgent;
   const usage = event.usageMetadata;
+  const asks = Object.keys(event.actions?.requestedToolConfirmations ?? {}).length;
+  const flags = [
+    asks > 0 ? `asks to confirm ${asks} call${asks > 1 ? 's' : ''}` : undefined,
+    event.actions?.requestedAuthConfigs ? 'asks for credentials' : undefined,
+    event.actions?.escalate ? 'escalate' : undefined,
+    event.actions?.endOfAgent ? 'end of agent' : undefined,
+  ].filter((f): f is string => !!f);
+  const empty = parts.length === 0 && !event.errorCode && !event.errorMessage && !event.interrupted;
   return (
     <article
       class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}`}
@@ -177,9 +191,17 @@ export function EventView(props: EventViewProps) {
           </div>
         ) : null}
         {event.interrupted ? <p class="muted">Interrupted.</p> : null}
+        {empty && flags.length === 0 && !transfer && delta.length === 0 ? (
+          <p class="muted small">(no content)</p>
+        ) : null}
       </div>
-      {transfer || delta.length > 0 || artifacts.length > 0 || usage ? (
+      {transfer || delta.length > 0 || artifacts.length > 0 || usage || flags.length > 0 ? (
         <footer class="event-foot">
+          {flags.map((f) => (
+            <span key={f} class="badge">
+              {f}
+            </span>
+          ))}
           {transfer ? (
             <span class="badge transfer">
               transfer → <strong>{transfer}</strong>
@@ -190,7 +212,7 @@ export function EventView(props: EventViewProps) {
               state Δ {delta.join(', ')}
             </button>
           ) : null}
-          {artifacts.length > 0 ? <span class="badge artifact">artifact {artifacts.join(', ')}</span> : null}
+          {artifacts.length > 0 ? <span class="badge">artifact {artifacts.join(', ')}</span> : null}
           {usage?.totalTokenCount ? (
             <span class="badge tokens" title="prompt / response tokens">
               {usage.promptTokenCount ?? 0} → {usage.candidatesTokenCount ?? 0} tok

@@ -1,5 +1,6 @@
 import type { Session } from '../api/types.js';
 import { formatTime, shortId } from '../lib/format.js';
+import { TrashIcon } from './icons.js';
 
 export function SessionList({
   sessions,
@@ -54,7 +55,7 @@ export function SessionList({
                 if (window.confirm(`Delete session ${s.id}?`)) onDelete(s.id);
               }}
             >
-              🗑
+              <TrashIcon />
             </button>
           </li>
         ))}
