@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './command.js';
+import { addServeOptions, type ServeOptions, serve } from './serve.js';
+
+export const apiServerCommand: CommandModule = (program: Command) => {
+  addServeOptions(
+    program
+      .command('api_server')
+      .description("serve a folder of agents over ADK's HTTP API (no web UI); each app is also an A2A agent"),
+  ).action((dir: string, options: ServeOptions) => serve(dir, options, undefined));
+};

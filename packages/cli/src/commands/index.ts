@@ -1,0 +1,11 @@
+import { apiServerCommand } from './api-server.js';
+import type { CommandModule } from './command.js';
+import { createCommand } from './create.js';
+import { runCommand } from './run.js';
+import { webCommand } from './web.js';
+
+/**
+ * Every command of `adk`, in help order. A command is a module exporting a {@link CommandModule};
+ * registering it is one line here (`eval` and `mcp` live in `eval.ts` and `mcp.ts`).
+ */
+export const commands: CommandModule[] = [webCommand, apiServerCommand, runCommand, createCommand];

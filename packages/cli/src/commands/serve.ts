@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { defaultModelRegistry } from '@adk/core';
+import type { AdkServerUi } from '@adk/server';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { createAppLoader } from '../loader/app-loader.js';
+import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
+import { collectList, parsePort } from './command.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  token?: string;
+  allowOrigins?: string[];
+  allowHosts?: string[];
+  dataDir?: string;
+  a2a: boolean;
+}
+
+/** The options `adk web` and `adk api_server` share. */
+export function addServeOptions(command: Command): Command {
+  return command
+    .argument('[agents_dir]', 'folder of apps: each subfolder has an agent.ts exporting rootAgent', '.')
+    .option(
+      '--host <host>',
+      'interface to bind (anything but 127.0.0.1/localhost exposes your agents)',
+      '127.0.0.1',
+    )
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8000)
+    .addOption(
+      new Option('--token <token>', 'require "Authorization: Bearer <token>" on every request').env(
+        'ADK_SERVER_TOKEN',
+      ),
+    )
+    .option('--allow-origins <origins>', 'origins allowed by CORS, comma-separated or repeated', collectList)
+    .option('--allow-hosts <hosts>', 'extra Host header values to accept (e.g. a proxy name)', collectList)
+    .option(
+      '--data-dir <dir>',
+      'where sessions, artifacts and A2A tasks are kept (default: <agents_dir>/.adk)',
+    )
+    .option('--no-a2a', 'do not serve each app over A2A at /a2a/{app}')
+    .addHelpText(
+      'after',
+      `
+Storage: embedded PGlite in the data folder by default; set DATABASE_URL to use Postgres
+(postgres://…) or SQLite (sqlite:path). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
+ANTHROPIC_API_KEY, OPENAI_API_KEY) come from the environment or <agents_dir>/.env; with none, an
+offline demo model answers.`,
+    );
+}
+
+/**
+ * Starts the ADK server on a folder of apps and keeps it running until SIGINT/SIGTERM, then closes
+ * it (letting runs finish within the server's grace period).
+ */
+export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi | undefined): Promise<void> {
+  const agentsDir = resolve(dir);
+  const loader = createAppLoader(agentsDir);
+  registerModelsFromEnv(defaultModelRegistry);
+  const { createAdkServer, listenAdkServer } = await import('@adk/server');
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const server = await createAdkServer({
+    apps: loader,
+    dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.allowOrigins ? { allowedOrigins: options.allowOrigins } : {}),
+    ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
+    ...(ui ? { ui } : {}),
+    a2a: options.a2a,
+  });
+  let listening: Awaited<ReturnType<typeof listenAdkServer>>;
+  try {
+    listening = await listenAdkServer(server, { host: options.host, port: options.port });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  // Apps that talk to the server they run in (over A2A) find it here; modules load lazily, after.
+  const local = new URL(listening.url);
+  if (local.hostname === '0.0.0.0' || local.hostname === '::' || local.hostname === '[::]')
+    local.hostname = '127.0.0.1';
+  process.env.ADK_SERVER_URL = local.origin;
+  if (options.token) process.env.ADK_SERVER_TOKEN = options.token;
+  const apps = await loader.list();
+  const base = listening.url.replace(/\/$/, '');
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  log(`ADK server listening on ${base}`);
+  if (ui) log(`Open the web UI: ${base}${ui.basePath.replace(/\/?$/, '/')}`);
+  log(`Apps (${apps.length}) from ${agentsDir}: ${apps.join(', ') || 'none found'}`);
+  log(`Model: ${describeModelChoice().description}`);
+  log('Press Ctrl-C to stop.');
+
+  await new Promise<void>((done) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`${signal} again: exiting now\n`);
+        process.exit(130);
+      }
+      stopping = true;
+      process.stdout.write(`\nStopping (${signal})…\n`);
+      void (async () => {
+        try {
+          await listening.close();
+        } finally {
+          await server.close();
+        }
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        process.stdout.write('Stopped.\n');
+        done();
+      })();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

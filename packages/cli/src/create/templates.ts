@@ -1,0 +1,116 @@
+/** The files of a new agent project, by path. */
+export interface ScaffoldOptions {
+  /** The project (and folder) name. */
+  name: string;
+  /** The agent's name: `name` made a JavaScript identifier. */
+  agentName: string;
+  /** The model the agent names (resolved through the model registry). */
+  model: string;
+  /** Version range for the @adk/* packages. */
+  adkVersion: string;
+  zodVersion: string;
+}
+
+export function scaffoldFiles(o: ScaffoldOptions): Record<string, string> {
+  const packageJson = {
+    name: o.name,
+    private: true,
+    version: '0.1.0',
+    type: 'module',
+    scripts: {
+      start: 'adk run .',
+      web: 'adk web .',
+      typecheck: 'tsc --noEmit',
+    },
+    dependencies: {
+      '@adk/core': o.adkVersion,
+      zod: o.zodVersion,
+    },
+    devDependencies: {
+      '@adk/cli': o.adkVersion,
+      '@types/node': '^22.0.0',
+      typescript: '^5.9.0',
+    },
+    engines: { node: '>=22' },
+  };
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2023',
+      lib: ['ES2023'],
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      verbatimModuleSyntax: true,
+      types: ['node'],
+    },
+    include: ['*.ts'],
+  };
+  return {
+    'package.json': `${JSON.stringify(packageJson, null, 2)}\n`,
+    'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
+    'agent.ts': `import { FunctionTool, LlmAgent } from '@adk/core';
+import { z } from 'zod';
+
+/** A tool the model can call: arguments are validated with the zod schema before it runs. */
+const getCurrentTime = new FunctionTool({
+  name: 'get_current_time',
+  description: 'Returns the current time in a time zone, e.g. "Europe/Paris" or "UTC".',
+  parameters: z.object({
+    timezone: z.string().default('UTC').describe('IANA time zone name, e.g. "Europe/Paris"'),
+  }),
+  execute: async ({ timezone }) => {
+    try {
+      const time = new Date().toLocaleString('en-GB', { timeZone: timezone, timeStyle: 'short', dateStyle: 'medium' });
+      return { timezone, time };
+    } catch {
+      return { error: \`Unknown time zone: \${timezone}\` };
+    }
+  },
+});
+
+/**
+ * \`adk run .\` and \`adk web .\` load this module and serve \`rootAgent\`. The model name is
+ * resolved by the CLI: a real provider when its key is set (see .env.example), otherwise an
+ * offline demo model that says so.
+ */
+export const rootAgent = new LlmAgent({
+  name: '${o.agentName}',
+  description: 'A helpful assistant that can tell the time.',
+  model: process.env.ADK_MODEL ?? '${o.model}',
+  instruction: 'You are a helpful assistant. Use get_current_time when the user asks for the time.',
+  tools: [getCurrentTime],
+});
+`,
+    '.env.example': `# Copy to .env and set one key; adk loads .env from this folder.
+# Without a key, an offline demo model answers.
+GEMINI_API_KEY=
+# ANTHROPIC_API_KEY=
+# OPENAI_API_KEY=
+
+# The model the agent asks for (default: ${o.model}); it must match the key you set, e.g.
+# ADK_MODEL=claude-sonnet-4-5 with ANTHROPIC_API_KEY, or ADK_MODEL=gpt-4.1-mini with OPENAI_API_KEY.
+# ADK_MODEL=${o.model}
+`,
+    '.gitignore': 'node_modules/\n.env\n.adk/\n',
+    'README.md': `# ${o.name}
+
+An agent built with ADK for TypeScript.
+
+\`\`\`sh
+npm install
+cp .env.example .env   # then set a model key (optional: without one, an offline demo model answers)
+npm start              # chat in the terminal (adk run .)
+npm run web            # or open the web UI at http://127.0.0.1:8000/dev-ui/ (adk web .)
+\`\`\`
+
+- \`agent.ts\` exports \`rootAgent\`: edit its instruction, add tools (\`FunctionTool\` with a zod
+  schema) or sub-agents.
+- The model is named in \`agent.ts\` (\`ADK_MODEL\` overrides it); the \`adk\` command resolves it to
+  Gemini, Claude or OpenAI when the matching key is set.
+- Sessions are kept in \`.adk/\`; \`adk run . --session <id>\` resumes one.
+- \`npm run typecheck\` checks the TypeScript; no build step is needed to run it.
+`,
+  };
+}

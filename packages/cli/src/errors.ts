@@ -1,0 +1,15 @@
+import { AdkError, type AdkErrorOptions } from '@adk/core';
+
+/** An agent module could not be found, failed to load, or exports no agent. Names the file. */
+export class AgentLoadError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('AGENT_LOAD', message, options);
+  }
+}
+
+/** A command was used wrongly (bad flag value, missing file). Printed without a stack trace. */
+export class CliUsageError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('CLI_USAGE', message, options);
+  }
+}

@@ -1,0 +1,21 @@
+export { AgentLoadError, CliUsageError } from './errors.js';
+export {
+  AGENT_EXPORTS,
+  AppLoader,
+  type AppLoaderOptions,
+  createAppLoader,
+  ENTRY_FILES,
+  findEntry,
+  loadAgentModule,
+} from './loader/app-loader.js';
+export { loadEnvFile } from './loader/env-file.js';
+export { DEMO_NOTICE, DemoModel, type DemoModelOptions } from './models/demo-model.js';
+export {
+  describeModelChoice,
+  type ModelChoice,
+  type PickModelOptions,
+  PROVIDER_KEYS,
+  pickModel,
+  registerModelsFromEnv,
+  registerProviders,
+} from './models/pick-model.js';
