@@ -43,22 +43,36 @@ export class McpSession {
   }
 
   /** Runs `request` on the session, connecting first if needed; retried once after a lost connection. */
-  async request<T>(what: string, request: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const first = await this.connect(signal);
+  async request<T>(
+    what: string,
+    request: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    // The SDK never removes its abort listener: give it a signal of this request only, so the end
+    // of a run (which aborts the run's signal) does not cancel requests that already finished.
+    const own = signal ? new AbortController() : undefined;
+    const onAbort = () => own?.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await request(first.client);
-    } catch (error) {
-      if (signal?.aborted) throw cancelled(this.name, what, signal);
-      if (!isConnectionFailure(error)) throw this.translate(error, what);
-      this.drop(first);
-    }
-    const second = await this.connect(signal);
-    try {
-      return await request(second.client);
-    } catch (error) {
-      if (signal?.aborted) throw cancelled(this.name, what, signal);
-      if (isConnectionFailure(error)) this.drop(second);
-      throw this.translate(error, what, second);
+      const first = await this.connect(signal);
+      try {
+        return await request(first.client, own?.signal);
+      } catch (error) {
+        if (signal?.aborted) throw cancelled(this.name, what, signal);
+        if (!isConnectionFailure(error)) throw this.translate(error, what);
+        this.drop(first);
+      }
+      const second = await this.connect(signal);
+      try {
+        return await request(second.client, own?.signal);
+      } catch (error) {
+        if (signal?.aborted) throw cancelled(this.name, what, signal);
+        if (isConnectionFailure(error)) this.drop(second);
+        throw this.translate(error, what, second);
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -66,13 +80,13 @@ export class McpSession {
   async listTools(signal?: AbortSignal): Promise<Tool[]> {
     return this.request(
       'tools/list',
-      async (client) => {
+      async (client, own) => {
         const tools: Tool[] = [];
         let cursor: string | undefined;
         do {
           const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
             timeout: this.options.connectTimeoutMs,
-            ...(signal ? { signal } : {}),
+            ...(own ? { signal: own } : {}),
           });
           tools.push(...page.tools);
           cursor = page.nextCursor;

@@ -75,9 +75,9 @@ export class McpTool extends BaseTool {
     const signal = context.signal;
     const result = await this.session.request(
       `tools/call "${this.mcpName}"`,
-      (client) =>
+      (client, own) =>
         client.callTool({ name: this.mcpName, arguments: args }, undefined, {
-          signal,
+          ...(own ? { signal: own } : {}),
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           // The SDK asks for progress (sends a progressToken) only when a callback is given.

@@ -97,10 +97,10 @@ export class McpToolset extends BaseToolset {
   getPrompt(name: string, args: Record<string, string> = {}, signal?: AbortSignal): Promise<GetPromptResult> {
     return this.session.request(
       `prompts/get "${name}"`,
-      (client) =>
+      (client, own) =>
         client.getPrompt(
           { name, arguments: args },
-          { timeout: this.options.timeoutMs ?? 60_000, ...(signal ? { signal } : {}) },
+          { timeout: this.options.timeoutMs ?? 60_000, ...(own ? { signal: own } : {}) },
         ),
       signal,
     );

@@ -23,12 +23,12 @@ export class ListResourcesTool extends BaseTool {
     const signal = context.signal;
     const resources = await this.session.request(
       'resources/list',
-      async (client) => {
+      async (client, own) => {
         const out: Record<string, unknown>[] = [];
         let cursor: string | undefined;
         do {
           const page = await client.listResources(cursor === undefined ? {} : { cursor }, {
-            signal,
+            ...(own ? { signal: own } : {}),
             timeout: this.timeoutMs,
           });
           for (const r of page.resources)
@@ -78,7 +78,8 @@ export class ReadResourceTool extends BaseTool {
     const signal = context.signal;
     const result = await this.session.request(
       `resources/read "${uri}"`,
-      (client) => client.readResource({ uri }, { signal, timeout: this.timeoutMs }),
+      (client, own) =>
+        client.readResource({ uri }, { ...(own ? { signal: own } : {}), timeout: this.timeoutMs }),
       signal,
     );
     // Same shape as embedded resources in tool results, so media reach the model the same way.
