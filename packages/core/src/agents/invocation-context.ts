@@ -19,6 +19,11 @@ export interface InvocationShared {
   ended: boolean;
   /** `temp:` state: visible for the rest of the invocation, never persisted. */
   tempState: Record<string, unknown>;
+  /**
+   * When the Runner resumes a paused agent through its Sequential/Loop ancestors: the agents from
+   * the one it runs down to the paused one (docs/architecture.md §5.3); cleared once reached.
+   */
+  resumePath?: BaseAgent[] | undefined;
   /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */
   authAnswers?: Map<string, AuthConfig>;
   /** The same answers by the id of the tool call they resume. */

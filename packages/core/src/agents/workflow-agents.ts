@@ -3,12 +3,41 @@ import { createEvent, type Event, type EventFields } from '../events/event.js';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.js';
 import type { InvocationContext } from './invocation-context.js';
 
-/** Runs its sub-agents one after another in the same branch; each sees what the previous wrote. */
+/**
+ * Where a workflow agent starts when the run resumes a paused descendant: the index of the child on
+ * the way to it (docs/architecture.md §5.3). The children before it finished before the pause.
+ */
+function resumeIndex(agent: BaseAgent, ctx: InvocationContext): number | undefined {
+  const path = ctx.shared.resumePath;
+  const at = path ? path.indexOf(agent) : -1;
+  if (!path || at < 0 || at + 1 >= path.length) return undefined;
+  // The next agent on the path is the paused one: it resumes from the events on its own.
+  if (at + 2 === path.length) ctx.shared.resumePath = undefined;
+  const index = agent.subAgents.indexOf(path[at + 1] as BaseAgent);
+  return index < 0 ? undefined : index;
+}
+
+/** A descendant paused the run: a long-running call or a confirmation request waits for an answer. */
+function pauses(agent: BaseAgent, event: Event): boolean {
+  return (event.longRunningToolIds?.length ?? 0) > 0 && agent.findSubAgent(event.author) !== undefined;
+}
+
+/**
+ * Runs its sub-agents one after another in the same branch; each sees what the previous wrote. A
+ * sub-agent that pauses (long-running call, confirmation) stops the sequence; when the run resumes
+ * it, the sequence goes on with the next sub-agent.
+ */
 export class SequentialAgent extends BaseAgent {
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    for (const sub of this.subAgents) {
+    const subs = this.subAgents;
+    for (let i = resumeIndex(this, ctx) ?? 0; i < subs.length; i++) {
       if (ctx.ended) return;
-      yield* sub.run(ctx);
+      let paused = false;
+      for await (const event of (subs[i] as BaseAgent).run(ctx)) {
+        yield event;
+        if (!paused && pauses(this, event)) paused = true;
+      }
+      if (paused) return;
     }
   }
 }
@@ -18,7 +47,11 @@ export interface LoopAgentOptions extends BaseAgentOptions {
   maxIterations?: number;
 }
 
-/** Runs its sub-agents in order, repeatedly, until one escalates (e.g. `exit_loop`) or maxIterations. */
+/**
+ * Runs its sub-agents in order, repeatedly, until one escalates (e.g. `exit_loop`) or maxIterations.
+ * A paused sub-agent stops the loop and records the iteration in an `agentState` event, so a resumed
+ * run continues that iteration with the next sub-agent and still counts towards maxIterations.
+ */
 export class LoopAgent extends BaseAgent {
   readonly maxIterations: number | undefined;
 
@@ -28,17 +61,39 @@ export class LoopAgent extends BaseAgent {
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    for (let i = 0; this.maxIterations === undefined || i < this.maxIterations; i++) {
-      for (const sub of this.subAgents) {
+    const subs = this.subAgents;
+    let start = resumeIndex(this, ctx);
+    const first = start === undefined ? 0 : this.pausedIteration(ctx);
+    for (let i = first; this.maxIterations === undefined || i < this.maxIterations; i++) {
+      for (let j = start ?? 0; j < subs.length; j++) {
         let escalated = false;
-        for await (const event of sub.run(ctx)) {
+        let paused = false;
+        for await (const event of (subs[j] as BaseAgent).run(ctx)) {
           yield event;
           if (event.actions.escalate) escalated = true;
+          if (!paused && pauses(this, event)) paused = true;
+        }
+        if (paused) {
+          yield this.makeEvent(ctx, { actions: { agentState: { iteration: i } } });
+          return;
         }
         if (escalated || ctx.ended) return;
       }
-      if (this.subAgents.length === 0) return;
+      start = undefined;
+      if (subs.length === 0) return;
     }
+  }
+
+  /** The iteration this loop was in when it paused: its latest `agentState` event. */
+  private pausedIteration(ctx: InvocationContext): number {
+    const events = ctx.session.events;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i] as Event;
+      if (event.author !== this.name) continue;
+      const iteration = event.actions.agentState?.iteration;
+      if (typeof iteration === 'number') return iteration;
+    }
+    return 0;
   }
 }
 

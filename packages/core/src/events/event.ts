@@ -38,6 +38,8 @@ export type EventActions = {
   requestedToolConfirmations?: Record<string, ToolConfirmation>;
   requestedAuthConfigs?: Record<string, unknown>;
   endOfAgent?: boolean;
+  /** A workflow agent's own state when the run paused inside it (e.g. a LoopAgent's iteration). */
+  agentState?: Record<string, unknown>;
   compaction?: EventCompaction;
 };
 

@@ -76,6 +76,7 @@ function build(z: typeof Z): EventSchemas {
     requestedToolConfirmations: z.record(z.string(), toolConfirmation).optional(),
     requestedAuthConfigs: z.record(z.string(), z.unknown()).optional(),
     endOfAgent: z.boolean().optional(),
+    agentState: z.record(z.string(), z.unknown()).optional(),
     compaction: z
       .object({ startTimestamp: z.number(), endTimestamp: z.number(), compactedContent: content })
       .optional(),

@@ -1,6 +1,12 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { FunctionCall } from '../events/content.js';
-import { createEvent, type Event, eventFunctionCalls, type ToolConfirmation } from '../events/event.js';
+import {
+  createEvent,
+  type Event,
+  eventFunctionCalls,
+  eventFunctionResponses,
+  type ToolConfirmation,
+} from '../events/event.js';
 import { eventSchemas } from '../events/schemas.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
@@ -101,5 +107,9 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
       });
     }
   }
-  return out;
+  // An agent that runs again in this invocation (the next pass of a loop) must not run them twice.
+  const answered = new Set<string>();
+  for (let i = lastIndex + 1; i < events.length; i++)
+    for (const r of eventFunctionResponses(events[i] as Event)) answered.add(r.id);
+  return answered.size === 0 ? out : out.filter((c) => !answered.has(c.call.id));
 }

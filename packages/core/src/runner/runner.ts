@@ -2,7 +2,7 @@ import { asArray, BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
-import { ParallelAgent } from '../agents/workflow-agents.js';
+import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow-agents.js';
 import type { ArtifactService } from '../artifacts/artifact-service.js';
 import type { CredentialService } from '../auth/credential-service.js';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service.js';
@@ -219,7 +219,7 @@ export class Runner {
       if (halt) {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
-        const agent = this.findAgentToRun(session, message);
+        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
           yield await this.commit(ctx, event);
           if (signal.aborted) break;
@@ -341,6 +341,19 @@ function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
   };
   visit(root);
   return found;
+}
+
+/**
+ * An agent below Sequential/Loop agents is run through them, so that the workflow goes on after it
+ * (ADK's resumable invocations; docs/architecture.md §5.3). Returns the agent to start.
+ */
+function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): BaseAgent {
+  const path = [agent];
+  for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
+    path.unshift(a);
+  if (path.length === 1) return agent;
+  shared.resumePath = path;
+  return path[0] as BaseAgent;
 }
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
