@@ -1,9 +1,11 @@
 import {
+  type BuiltInToolSpec,
   type Content,
   type FunctionResponse,
   type JsonSchema,
   type LlmRequest,
   type Part,
+  UnsupportedBuiltInToolError,
   ValidationError,
 } from '@adk/core';
 
@@ -81,6 +83,7 @@ export function toClaudeRequestBody(
     const lastTool = tools.at(-1);
     if (lastTool) lastTool.cache_control = cacheControl;
   }
+  for (const builtIn of request.builtInTools ?? []) tools.push(toClaudeServerTool(builtIn));
   if (tools.length > 0) body.tools = tools;
   if (toolChoice) body.tool_choice = toolChoice;
   if (config.temperature !== undefined) body.temperature = config.temperature;
@@ -90,8 +93,31 @@ export function toClaudeRequestBody(
   const budget = config.thinking?.budgetTokens;
   if (budget !== undefined && budget > 0) body.thinking = { type: 'enabled', budget_tokens: budget };
   else if (budget === 0) body.thinking = { type: 'disabled' };
-  for (const [key, value] of Object.entries(config.providerOptions ?? {})) body[key] = value;
+  for (const [key, value] of Object.entries(config.providerOptions ?? {})) {
+    // Extra tools are added to ours, never replacing the function tools.
+    const current = body[key];
+    body[key] =
+      key === 'tools' && Array.isArray(current) && Array.isArray(value) ? [...current, ...value] : value;
+  }
   return body;
+}
+
+/**
+ * Claude's server tools by built-in kind: the versioned `type` (GA, no beta header) and the
+ * `name` Claude requires. A built-in's `config.version` picks another dated version.
+ */
+export const CLAUDE_SERVER_TOOLS: Record<string, { type: string; name: string }> = {
+  webSearch: { type: 'web_search_20250305', name: 'web_search' },
+  webFetch: { type: 'web_fetch_20250910', name: 'web_fetch' },
+  codeExecution: { type: 'code_execution_20250825', name: 'code_execution' },
+};
+
+function toClaudeServerTool(spec: BuiltInToolSpec): Block {
+  const known = CLAUDE_SERVER_TOOLS[spec.type];
+  if (!known) throw new UnsupportedBuiltInToolError('Claude', spec.type, Object.keys(CLAUDE_SERVER_TOOLS));
+  const { version, ...config } = spec.config ?? {};
+  const type = typeof version === 'string' ? `${known.name}_${version}` : known.type;
+  return { type, name: known.name, ...config };
 }
 
 /** Claude wants an object schema; `$schema` is dropped. */
@@ -187,6 +213,17 @@ function toBlocks(part: Part, role: 'user' | 'assistant'): Block[] {
     return [{ type: 'tool_use', id, name, input: args }];
   }
   if (part.functionResponse) return [toolResult(part.functionResponse)];
+  // Server tool turns go back as Claude sent them (only in assistant turns, where they belong).
+  if (part.serverToolUse) {
+    if (role !== 'assistant') return [];
+    const { id, name, input } = part.serverToolUse;
+    return [{ type: 'server_tool_use', id, name, input }];
+  }
+  if (part.serverToolResult) {
+    if (role !== 'assistant') return [];
+    const { toolUseId, type, content } = part.serverToolResult;
+    return [{ type, tool_use_id: toolUseId, content }];
+  }
   if (part.inlineData) {
     const { mimeType, data } = part.inlineData;
     if (mimeType.startsWith('image/'))

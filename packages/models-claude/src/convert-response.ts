@@ -1,7 +1,13 @@
 import type { FinishReason, LlmResponse, Part, UsageMetadata } from '@adk/core';
 import { tryParseJson } from '@adk/core';
 import { JSON_TOOL_NAME, REDACTED_THINKING_PREFIX } from './convert-request.js';
-import type { ClaudeContentBlock, ClaudeMessage, ClaudeStreamEvent, ClaudeUsage } from './wire.js';
+import {
+  type ClaudeContentBlock,
+  type ClaudeMessage,
+  type ClaudeStreamEvent,
+  type ClaudeUsage,
+  SERVER_TOOL_RESULT_TYPES,
+} from './wire.js';
 
 /** Claude `stop_reason` → our finish reason. */
 export const FINISH_REASONS: Record<string, FinishReason> = {
@@ -22,6 +28,8 @@ interface BlockState {
   name?: string;
   input?: unknown;
   json: string;
+  /** The verbatim content of a server tool result block. */
+  content?: unknown;
 }
 
 /** Folds a Claude message, or the events of a streamed one, into one aggregated LlmResponse. */
@@ -131,6 +139,17 @@ export class ClaudeAccumulator {
         };
       case 'redacted_thinking':
         return { text: '', thought: true, thoughtSignature: `${REDACTED_THINKING_PREFIX}${block.text}` };
+      case 'server_tool_use': {
+        const parsed = block.json.trim() ? tryParseJson(block.json) : block.input;
+        const input = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+        return {
+          serverToolUse: {
+            id: block.id ?? '',
+            name: block.name ?? '',
+            input: input as Record<string, unknown>,
+          },
+        };
+      }
       case 'tool_use': {
         const raw = block.json.trim();
         let args: unknown = block.input ?? {};
@@ -153,6 +172,8 @@ export class ClaudeAccumulator {
         };
       }
       default:
+        if ((SERVER_TOOL_RESULT_TYPES as readonly string[]).includes(block.type) && block.id)
+          return { serverToolResult: { toolUseId: block.id, type: block.type, content: block.content } };
         return undefined;
     }
   }
@@ -171,10 +192,11 @@ function fromBlock(block: ClaudeContentBlock, complete: boolean): BlockState {
       };
     case 'redacted_thinking':
       return { type: 'redacted_thinking', text: block.data, json: '' };
+    case 'server_tool_use':
     case 'tool_use':
       // When streaming, `input` at block start is {} and the real input arrives as JSON deltas.
       return {
-        type: 'tool_use',
+        type: block.type,
         text: '',
         id: block.id,
         name: block.name,
@@ -182,7 +204,8 @@ function fromBlock(block: ClaudeContentBlock, complete: boolean): BlockState {
         ...(complete || isNonEmpty(block.input) ? { input: block.input } : {}),
       };
     default:
-      return { type: block.type, text: '', json: '' };
+      // A server tool's result: kept verbatim.
+      return { type: block.type, text: '', json: '', id: block.tool_use_id, content: block.content };
   }
 }
 

@@ -3,6 +3,15 @@ import type { z as Z } from 'zod';
 
 // Zod schemas of the Anthropic Messages API responses we read. Loose: unknown fields pass through.
 
+/** Content blocks with the result of a server tool (web search, web fetch, code execution). */
+export const SERVER_TOOL_RESULT_TYPES = [
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+] as const;
+
 // Built on first use: importing the provider does not load zod.
 const schemas = lazyZod((z) => {
   const claudeUsageSchema = z.looseObject({
@@ -23,7 +32,10 @@ const schemas = lazyZod((z) => {
       name: z.string(),
       input: z.unknown(),
     }),
-    z.looseObject({ type: z.literal('web_search_tool_result') }),
+    // Results of Claude's server tools, kept verbatim.
+    ...SERVER_TOOL_RESULT_TYPES.map((type) =>
+      z.looseObject({ type: z.literal(type), tool_use_id: z.string(), content: z.unknown() }),
+    ),
   ]);
 
   const claudeMessageSchema = z.looseObject({
