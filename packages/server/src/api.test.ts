@@ -1,0 +1,434 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse, startServer, type TestServer } from './__fixtures__/apps.js';
+
+// ADK's api_server routes through real HTTP, one server (PGlite in a temp folder) for the file.
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${t.url}${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+}
+
+async function json<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  status = 200,
+): Promise<T> {
+  const response = await call(method, path, body);
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+const userText = (text: string) => ({ role: 'user', parts: [{ text }] });
+const sessions = '/apps/assistant/users/u1/sessions';
+
+async function newSession(state?: Record<string, unknown>): Promise<string> {
+  const session = await json<{ id: string }>('POST', sessions, state ? { state } : undefined);
+  return session.id;
+}
+
+describe('apps, health, version', () => {
+  it('lists apps, plain and detailed (relative_path tolerated)', async () => {
+    expect(await json('GET', '/list-apps?relative_path=./')).toEqual(['assistant', 'pipeline']);
+    const detailed = await json<{ apps: Record<string, unknown>[] }>('GET', '/list-apps?detailed=true');
+    expect(detailed.apps[0]).toEqual({
+      name: 'assistant',
+      rootAgentName: 'assistant',
+      description: 'A helpful assistant with tools',
+      language: 'typescript',
+      isComputerUse: false,
+    });
+    const info = await json<{ agents: Record<string, unknown> }>('GET', '/apps/pipeline/app-info');
+    expect(Object.keys(info.agents)).toEqual(['pipeline', 'writer', 'reviewer']);
+  });
+
+  it('answers /health, /ready and /version', async () => {
+    expect(await json('GET', '/health')).toEqual({ status: 'ok' });
+    expect(await json('GET', '/ready')).toEqual({ status: 'ready' });
+    const version = await json('GET', '/version');
+    expect(version).toMatchObject({ version: '0.1.0', language: 'typescript' });
+    expect(typeof version.language_version).toBe('string');
+  });
+
+  it('answers 404 JSON for unknown routes and apps', async () => {
+    expect(await json('GET', '/nope', undefined, 404)).toMatchObject({ code: 'NOT_FOUND' });
+    const missing = await json('GET', '/apps/ghost/users/u1/sessions', undefined, 404);
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', detail: 'App not found: ghost' });
+  });
+});
+
+describe('sessions', () => {
+  it('creates without an id, with initial state, and reads it back in ADK shape', async () => {
+    const created = await json('POST', sessions, { state: { color: 'blue', 'user:lang': 'en' } });
+    expect(created).toMatchObject({ appName: 'assistant', userId: 'u1', events: [] });
+    expect(created.state).toMatchObject({ color: 'blue', 'user:lang': 'en' });
+    expect(typeof created.lastUpdateTime).toBe('number');
+    // ADK sends float seconds, not milliseconds.
+    expect(created.lastUpdateTime as number).toBeLessThan(Date.now() / 1000 + 5);
+    expect(created.lastUpdateTime as number).toBeGreaterThan(Date.now() / 1000 - 60);
+    const fetched = await json('GET', `${sessions}/${created.id}`);
+    expect(fetched).toMatchObject({ id: created.id, state: created.state });
+  });
+
+  it('creates with the id in the body (snake_case too) and in the path; duplicates are 409', async () => {
+    expect(await json('POST', sessions, { session_id: 'body-id' })).toMatchObject({ id: 'body-id' });
+    expect(await json('POST', `${sessions}/path-id`, { k: 1 })).toMatchObject({
+      id: 'path-id',
+      state: { k: 1 },
+    });
+    expect(await json('POST', `${sessions}/path-id`, undefined, 409)).toMatchObject({
+      code: 'ALREADY_EXISTS',
+    });
+  });
+
+  it('creates with events (ADK shape, seconds) that count toward state', async () => {
+    const created = await json<{
+      id: string;
+      events: { author: string; timestamp: number }[];
+      state: object;
+    }>('POST', sessions, {
+      sessionId: 'with-events',
+      events: [
+        {
+          author: 'user',
+          invocationId: 'i1',
+          timestamp: 1700000000.5,
+          content: userText('hi'),
+          actions: { stateDelta: { seen: true } },
+        },
+      ],
+    });
+    expect(created.events).toHaveLength(1);
+    expect(created.events[0]?.author).toBe('user');
+    expect(created.state).toMatchObject({ seen: true });
+  });
+
+  it('lists, patches state and deletes', async () => {
+    const id = await newSession();
+    const list = await json<{ id: string; events: unknown[] }[]>('GET', sessions);
+    expect(list.find((s) => s.id === id)?.events).toEqual([]);
+    const patched = await json<{
+      state: object;
+      events: { author: string; invocationId: string; actions: object }[];
+    }>('PATCH', `${sessions}/${id}`, { stateDelta: { mood: 'happy' } });
+    expect(patched.state).toMatchObject({ mood: 'happy' });
+    expect(patched.events.at(-1)?.invocationId).toMatch(/^p-/);
+    expect(patched.events.at(-1)?.actions).toMatchObject({ stateDelta: { mood: 'happy' } });
+    expect(await json('DELETE', `${sessions}/${id}`)).toBeNull();
+    await json('GET', `${sessions}/${id}`, undefined, 404);
+    await json('PATCH', `${sessions}/${id}`, { stateDelta: { a: 1 } }, 404);
+  });
+
+  it('adds a session to memory', async () => {
+    const id = await newSession();
+    expect(await json('PATCH', '/apps/assistant/users/u1/memory', { session_id: id })).toBeNull();
+    await json('PATCH', '/apps/assistant/users/u1/memory', { sessionId: 'missing' }, 404);
+  });
+});
+
+describe('/run and /run_sse', () => {
+  it('/run returns the array of events in ADK shape', async () => {
+    const id = await newSession();
+    const events = await json<Record<string, unknown>[]>('POST', '/run', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('hello'),
+    });
+    expect(events.map((e) => e.author)).toEqual(['user', 'assistant']);
+    const reply = events[1] as Record<string, unknown>;
+    expect(reply).toMatchObject({
+      content: { role: 'model', parts: [{ text: 'You said: hello' }] },
+      actions: {
+        stateDelta: {},
+        artifactDelta: {},
+        requestedAuthConfigs: {},
+        requestedToolConfirmations: {},
+      },
+    });
+    expect(typeof reply.id).toBe('string');
+    expect(typeof reply.invocationId).toBe('string');
+    expect(reply.timestamp as number).toBeLessThan(Date.now() / 1000 + 5);
+    // No nulls on the wire (ADK dumps with exclude_none).
+    expect(JSON.stringify(events)).not.toContain('null');
+  });
+
+  it('accepts ADK docs-style snake_case bodies with snake_case parts', async () => {
+    const id = await newSession();
+    const events = await json<Record<string, unknown>[]>('POST', '/run', {
+      app_name: 'assistant',
+      user_id: 'u1',
+      session_id: id,
+      new_message: { parts: [{ text: 'snake' }] },
+      state_delta: { from: 'docs' },
+    });
+    expect(events.at(-1)).toMatchObject({ content: { parts: [{ text: 'You said: snake' }] } });
+    expect((await json<{ state: object }>('GET', `${sessions}/${id}`)).state).toMatchObject({ from: 'docs' });
+  });
+
+  it('/run_sse frames one `data:` line per event and ends cleanly', async () => {
+    const id = await newSession();
+    const response = await call('POST', '/run_sse', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('weather in Paris'),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const { raw, events } = await readSse(response);
+    expect(raw.startsWith('data: {')).toBe(true);
+    expect(events.map((e) => e.author)).toEqual(['user', 'assistant', 'assistant', 'assistant']);
+    const call0 = (events[1]?.content as { parts: { functionCall?: { name: string; args: object } }[] })
+      .parts[0];
+    expect(call0?.functionCall).toMatchObject({ name: 'get_weather', args: { city: 'Paris' } });
+    const answer = (events[3]?.content as { parts: { text: string }[] }).parts[0]?.text;
+    expect(answer).toBe('Result of get_weather: {"city":"Paris","forecast":"sunny"}');
+  });
+
+  it('/run_sse streams partial token chunks when streaming is true', async () => {
+    const id = await newSession();
+    const response = await call('POST', '/run_sse', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('stream me'),
+      streaming: true,
+    });
+    const { events } = await readSse(response);
+    const partials = events.filter((e) => e.partial === true);
+    expect(partials.length).toBeGreaterThan(2);
+    const joined = partials.map((e) => (e.content as { parts: { text: string }[] }).parts[0]?.text).join('');
+    expect(joined).toBe('You said: stream me');
+    const final = events.at(-1) as Record<string, unknown>;
+    expect(final.partial).not.toBe(true);
+    expect((final.content as { parts: { text: string }[] }).parts[0]?.text).toBe('You said: stream me');
+    // Partial chunks are not stored.
+    const session = await json<{ events: { partial?: boolean }[] }>('GET', `${sessions}/${id}`);
+    expect(session.events.some((e) => e.partial)).toBe(false);
+  });
+
+  it('a failing model ends /run_sse with an error event, not a dropped connection', async () => {
+    const id = await newSession();
+    const { events } = await readSse(
+      await call('POST', '/run_sse', {
+        appName: 'assistant',
+        userId: 'u1',
+        sessionId: id,
+        newMessage: userText('explode'),
+      }),
+    );
+    expect(events.at(-1)).toMatchObject({ errorMessage: expect.stringContaining('the model exploded') });
+  });
+
+  it('pauses on a tool confirmation and resumes it over HTTP', async () => {
+    const id = await newSession();
+    const first = await readSse(
+      await call('POST', '/run_sse', {
+        appName: 'assistant',
+        userId: 'u1',
+        sessionId: id,
+        newMessage: userText('delete notes.txt'),
+      }),
+    );
+    const request = first.events.find((e) =>
+      (e.content as { parts: { functionCall?: { name: string } }[] } | undefined)?.parts.some(
+        (p) => p.functionCall?.name === 'adk_request_confirmation',
+      ),
+    ) as {
+      content: { parts: { functionCall: { id: string; args: Record<string, unknown> } }[] };
+      longRunningToolIds: string[];
+    };
+    expect(request).toBeDefined();
+    const confirmationCall = request.content.parts[0]?.functionCall;
+    expect(request.longRunningToolIds).toEqual([confirmationCall?.id]);
+    expect(confirmationCall?.args.originalFunctionCall).toMatchObject({
+      name: 'delete_file',
+      args: { path: 'notes.txt' },
+    });
+    // The user approves: a functionResponse for adk_request_confirmation, as ADK's web UI sends it.
+    const second = await readSse(
+      await call('POST', '/run_sse', {
+        appName: 'assistant',
+        userId: 'u1',
+        sessionId: id,
+        newMessage: {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: confirmationCall?.id,
+                name: 'adk_request_confirmation',
+                response: { confirmed: true },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    const texts = second.events.map(
+      (e) => (e.content as { parts: { text?: string }[] } | undefined)?.parts[0]?.text,
+    );
+    expect(texts.at(-1)).toBe('Result of delete_file: {"deleted":"notes.txt"}');
+  });
+
+  it('rejects runs on unknown sessions and apps, and without appName', async () => {
+    const body = { appName: 'assistant', userId: 'u1', sessionId: 'nope', newMessage: userText('x') };
+    expect(await json('POST', '/run', body, 404)).toMatchObject({ detail: 'Session not found: nope' });
+    expect(await json('POST', '/run_sse', body, 404)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await json('POST', '/run', { ...body, appName: 'ghost' }, 404)).toMatchObject({
+      detail: 'App not found: ghost',
+    });
+    expect(await json('POST', '/run', { ...body, appName: undefined }, 400)).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(
+      await json('POST', '/run', { ...body, newMessage: { role: 'robot', parts: 'x' } }, 422),
+    ).toMatchObject({
+      code: 'VALIDATION',
+    });
+  });
+});
+
+describe('artifacts', () => {
+  it('lists, loads latest and by version, lists versions, deletes', async () => {
+    const id = await newSession();
+    const { events } = await readSse(
+      await call('POST', '/run_sse', {
+        appName: 'assistant',
+        userId: 'u1',
+        sessionId: id,
+        newMessage: userText('save todo'),
+      }),
+    );
+    // The tool-response event carries artifactDelta; like ADK it is sent as content, then actions.
+    const withDelta = events.filter(
+      (e) => Object.keys((e.actions as { artifactDelta: object }).artifactDelta).length > 0,
+    );
+    expect(withDelta).toHaveLength(1);
+    expect(withDelta[0]?.content).toBeUndefined();
+    await call('POST', '/run_sse', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('save todo'),
+    }).then((r) => r.text());
+    const base = `${sessions}/${id}/artifacts`;
+    expect(await json('GET', base)).toEqual(['todo']);
+    expect(await json('GET', `${base}/todo/versions`)).toEqual([0, 1]);
+    expect(await json('GET', `${base}/todo`)).toEqual({ text: 'note todo' });
+    expect(await json('GET', `${base}/todo?version=0`)).toEqual({ text: 'note todo' });
+    expect(await json('GET', `${base}/todo/versions/1`)).toEqual({ text: 'note todo' });
+    expect(await json('GET', `${base}/todo/versions/latest`)).toEqual({ text: 'note todo' });
+    await json('GET', `${base}/todo/versions/7`, undefined, 404);
+    await json('GET', `${base}/todo?version=abc`, undefined, 422);
+    const saved = await json('POST', base, {
+      filename: 'upload.txt',
+      artifact: { inline_data: { mime_type: 'text/plain', data: 'aGk=' } },
+    });
+    expect(saved).toMatchObject({ version: 0, mimeType: 'text/plain' });
+    expect(await json('GET', `${base}/upload.txt`)).toEqual({
+      inlineData: { mimeType: 'text/plain', data: 'aGk=' },
+    });
+    expect(await json('DELETE', `${base}/todo`)).toBeNull();
+    await json('GET', `${base}/todo`, undefined, 404);
+    await json('GET', `${base}/..`, undefined, 404);
+  });
+});
+
+describe('traces and graphs', () => {
+  it('serves the spans of a session and of an event', async () => {
+    const id = await newSession();
+    const events = await json<{ id: string; author: string }[]>('POST', '/run', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('weather in Rome'),
+    });
+    const spans = await json<
+      {
+        name: string;
+        span_id: string;
+        parent_span_id: string | null;
+        start_time: number;
+        attributes: object;
+      }[]
+    >('GET', `/debug/trace/session/${id}`);
+    const names = spans.map((s) => s.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'invocation',
+        'invoke_agent assistant',
+        'call_llm',
+        'execute_tool get_weather',
+      ]),
+    );
+    const root = spans.find((s) => s.name === 'invocation');
+    expect(root?.parent_span_id).toBeNull();
+    expect(spans.find((s) => s.name === 'call_llm')?.attributes).toMatchObject({
+      'gen_ai.conversation.id': id,
+    });
+    expect(await json('GET', `/dev/apps/assistant/debug/trace/session/${id}`)).toEqual(spans);
+
+    const modelEvent = events[1] as { id: string };
+    const trace = await json('GET', `/debug/trace/${modelEvent.id}`);
+    expect(trace).toMatchObject({ 'gen_ai.operation.name': 'chat' });
+    expect(typeof trace.trace_id).toBe('string');
+    const toolEvent = events[2] as { id: string };
+    expect(await json('GET', `/debug/trace/${toolEvent.id}`)).toMatchObject({
+      'gen_ai.tool.name': 'get_weather',
+    });
+    await json('GET', '/debug/trace/unknown-event', undefined, 404);
+    expect(await json('GET', '/debug/trace/session/unknown')).toEqual([]);
+
+    const graph = await json<{ dotSrc: string }>('GET', `${sessions}/${id}/events/${modelEvent.id}/graph`);
+    expect(graph.dotSrc).toContain('digraph');
+    expect(graph.dotSrc).toMatch(/"assistant" -> "get_weather" \[[^\]]*penwidth=2/);
+    expect(await json('GET', `${sessions}/${id}/events/missing/graph`)).toEqual({});
+  });
+
+  it('builds the agent graph as JSON and DOT', async () => {
+    const info = await json<{
+      name: string;
+      root_agent: { sub_agents: { name: string }[] };
+      graph: { nodes: { id: string }[]; edges: object[] };
+      dotSrc: string;
+    }>('GET', '/dev/apps/pipeline/build_graph');
+    expect(info.name).toBe('pipeline');
+    expect(info.root_agent.sub_agents.map((a) => a.name)).toEqual(['writer', 'reviewer']);
+    expect(info.graph.nodes.map((n) => n.id)).toEqual(['pipeline', 'writer', 'reviewer']);
+    expect(info.graph.edges).toEqual([
+      { from: 'pipeline', to: 'writer', kind: 'sub_agent' },
+      { from: 'pipeline', to: 'reviewer', kind: 'sub_agent' },
+    ]);
+    const image = await json<Record<string, { dotSrc: string }>>(
+      'GET',
+      '/dev/apps/assistant/build_graph_image?dark_mode=true',
+    );
+    expect(image['']?.dotSrc).toContain('"assistant" -> "delete_file"');
+  });
+
+  it('answers the web UI start-up calls: eval sets and results (empty), builder, telemetry', async () => {
+    expect(await json('GET', '/dev/apps/assistant/eval_sets')).toEqual([]);
+    expect(await json('GET', '/dev/apps/assistant/eval_results')).toEqual([]);
+    expect(await json('GET', '/dev/apps/assistant/eval-sets')).toEqual({ evalSetIds: [] });
+    const builder = await call('GET', '/dev/apps/assistant/builder');
+    expect(builder.status).toBe(200);
+    expect(await builder.text()).toBe('');
+    expect(await json('GET', '/config/telemetry')).toEqual({ telemetry: false });
+    await json('GET', '/dev/apps/ghost/eval_sets', undefined, 404);
+  });
+});

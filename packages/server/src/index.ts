@@ -1,0 +1,26 @@
+export {
+  type AgentGraph,
+  agentGraph,
+  appInfo,
+  type GraphEdge,
+  type GraphNode,
+  graphToDot,
+} from './graph/agent-graph.js';
+export { hostAllowed } from './http/guard.js';
+export type { AdkServerUi } from './routes/ui.js';
+export type { AdkAppLoader, AdkApps } from './server/apps.js';
+export { type AdkServer, type AdkServerOptions, createAdkServer } from './server/create-adk-server.js';
+export { AppLoadError, ServerError, type ServerErrorCode } from './server/errors.js';
+export { type ListeningAdkServer, type ListenOptions, listenAdkServer } from './server/listen.js';
+export { type AdkServerLogger, defaultLogger } from './server/logger.js';
+export { normalizeDatabaseUrl } from './server/stores.js';
+export { InMemorySpanStore, type InMemorySpanStoreOptions, type SpanRecord } from './telemetry/span-store.js';
+export { adkSpanStore } from './telemetry/tracing.js';
+export {
+  type AdkEventActionsJson,
+  type AdkEventJson,
+  type AdkSessionJson,
+  eventFromAdkJson,
+  eventToAdkJson,
+  sessionToAdkJson,
+} from './wire/adk-json.js';

@@ -1,0 +1,49 @@
+import type { Context, Hono } from 'hono';
+import { idParam, type RouteContext } from './context.js';
+
+type A2aModule = typeof import('@adk/a2a');
+type A2aServer = ReturnType<A2aModule['toA2a']>;
+
+/** Per-app A2A servers, built on first request and closed with the server. */
+export class A2aMounts {
+  private readonly servers = new Map<string, Promise<A2aServer>>();
+
+  constructor(
+    private readonly a2a: A2aModule,
+    private readonly ctx: RouteContext,
+  ) {}
+
+  server(appName: string): Promise<A2aServer> {
+    let pending = this.servers.get(appName);
+    if (!pending) {
+      pending = this.ctx.apps.runner(appName).then((runner) =>
+        this.a2a.toA2a(runner, {
+          basePath: `/a2a/${encodeURIComponent(appName)}`,
+          maxBodyBytes: this.ctx.bodyLimit,
+          // Same session service as the HTTP API (the runner's), tasks in the same database.
+          ...(this.ctx.stores.taskStore ? { store: this.ctx.stores.taskStore as never } : {}),
+          onError: (error) => this.ctx.logger.error(`A2A ${appName}: ${(error as Error)?.message ?? error}`),
+        }),
+      );
+      this.servers.set(appName, pending);
+      pending.catch(() => this.servers.delete(appName));
+    }
+    return pending;
+  }
+
+  async close(): Promise<void> {
+    const settled = await Promise.allSettled(this.servers.values());
+    await Promise.allSettled(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.close()] : [])));
+  }
+}
+
+/** Every app is an A2A agent at `/a2a/{app}` (card at `/a2a/{app}/.well-known/agent-card.json`). */
+export function a2aRoutes(app: Hono, ctx: RouteContext, mounts: A2aMounts): void {
+  const handle = async (c: Context) => {
+    const name = idParam(c, 'app');
+    await ctx.apps.assertApp(name);
+    return (await mounts.server(name)).fetch(c.req.raw);
+  };
+  app.all('/a2a/:app', handle);
+  app.all('/a2a/:app/*', handle);
+}

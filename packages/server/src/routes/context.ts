@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import { validate } from '../http/body.js';
+import { requestSchemas } from '../http/schemas.js';
+import type { AppRegistry } from '../server/apps.js';
+import type { AdkServerLogger } from '../server/logger.js';
+import type { RunTracker } from '../server/run-tracker.js';
+import type { Stores } from '../server/stores.js';
+import type { InMemorySpanStore } from '../telemetry/span-store.js';
+
+/** What the route groups share. */
+export interface RouteContext {
+  apps: AppRegistry;
+  stores: Stores;
+  runs: RunTracker;
+  logger: AdkServerLogger;
+  bodyLimit: number;
+  /** Set when spans are collected (the trace routes and event links use it). */
+  spans: InMemorySpanStore | undefined;
+}
+
+/** A validated id path parameter (app, user, session, event): 1–256 characters, no control characters. */
+export function idParam(c: Context, name: string): string {
+  return validate(requestSchemas().id, c.req.param(name), `path parameter ${name}`);
+}
+
+/** `app`, `user` and `session` path parameters, with the app checked to exist. */
+export async function sessionKey(
+  ctx: RouteContext,
+  c: Context,
+): Promise<{ appName: string; userId: string; sessionId: string }> {
+  const appName = idParam(c, 'app');
+  const userId = idParam(c, 'user');
+  const sessionId = idParam(c, 'session');
+  await ctx.apps.assertApp(appName);
+  return { appName, userId, sessionId };
+}

@@ -1,0 +1,156 @@
+import {
+  describeError,
+  type Event,
+  eventFunctionResponses,
+  NotFoundError,
+  type RunConfig,
+  type Runner,
+  type RunParams,
+} from '@adk/core';
+import type { Hono } from 'hono';
+import { readJson, validate } from '../http/body.js';
+import { camelContent, camelKeys, requestSchemas } from '../http/schemas.js';
+import { ServerError } from '../server/errors.js';
+import { errorLine } from '../server/logger.js';
+import type { TrackedRun } from '../server/run-tracker.js';
+import { type AdkEventJson, eventToAdkJson } from '../wire/adk-json.js';
+import type { RouteContext } from './context.js';
+
+interface PreparedRun {
+  runner: Runner;
+  params: RunParams;
+  tracked: TrackedRun;
+  splitArtifacts: boolean;
+}
+
+/** Parses and checks a RunAgentRequest; the app must exist and the session too (404 otherwise). */
+async function prepare(ctx: RouteContext, request: Request, streamingAllowed: boolean): Promise<PreparedRun> {
+  const body = camelKeys(await readJson(request, ctx.bodyLimit));
+  if (body && typeof body === 'object' && 'newMessage' in body) {
+    (body as Record<string, unknown>).newMessage = camelContent((body as Record<string, unknown>).newMessage);
+  }
+  const req = validate(requestSchemas().runAgent, body, 'RunAgentRequest');
+  if (!req.appName) throw new ServerError('BAD_REQUEST', 'appName is required');
+  await ctx.apps.assertApp(req.appName);
+  const session = await ctx.stores.sessionService.getSession({
+    appName: req.appName,
+    userId: req.userId,
+    sessionId: req.sessionId,
+    numRecentEvents: 0,
+  });
+  if (!session) throw new NotFoundError(`Session not found: ${req.sessionId}`);
+  const runner = await ctx.apps.runner(req.appName);
+  const runConfig: RunConfig = {
+    ...(streamingAllowed && req.streaming ? { streaming: true } : {}),
+    ...(req.customMetadata ? { custom: req.customMetadata } : {}),
+  };
+  const tracked = ctx.runs.start();
+  const signal = AbortSignal.any([tracked.signal, request.signal]);
+  return {
+    runner,
+    tracked,
+    splitArtifacts: !req.functionCallEventId,
+    params: {
+      userId: req.userId,
+      sessionId: req.sessionId,
+      ...(req.newMessage ? { newMessage: req.newMessage } : {}),
+      ...(req.stateDelta ? { stateDelta: req.stateDelta } : {}),
+      ...(req.invocationId ? { invocationId: req.invocationId } : {}),
+      runConfig,
+      signal,
+    },
+  };
+}
+
+/** Links each yielded event to the span that produced it (for `/debug/trace/{eventId}`). */
+function link(ctx: RouteContext, sessionId: string, event: Event): void {
+  if (!ctx.spans || event.partial || event.author === 'user') return;
+  ctx.spans.linkEvent(sessionId, event.id, eventFunctionResponses(event).length > 0 ? 'tool' : 'llm');
+}
+
+/**
+ * ADK's web UI renders artifacts from `actions.artifactDelta` both while reading parts and while
+ * reading actions; like ADK's server, an event with both is sent as a content event and an
+ * action-only event.
+ */
+function wireEvents(event: Event, split: boolean): AdkEventJson[] {
+  const json = eventToAdkJson(event);
+  if (!split || Object.keys(event.actions.artifactDelta).length === 0 || !event.content?.parts.length)
+    return [json];
+  return [
+    { ...json, actions: { ...json.actions, artifactDelta: {} } },
+    (({ content: _content, ...rest }) => rest)(json) as AdkEventJson,
+  ];
+}
+
+const encoder = new TextEncoder();
+
+/** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` line per event). */
+export function runRoutes(app: Hono, ctx: RouteContext): void {
+  app.post('/run', async (c) => {
+    const run = await prepare(ctx, c.req.raw, false);
+    const events: AdkEventJson[] = [];
+    try {
+      for await (const event of run.runner.run(run.params)) {
+        link(ctx, run.params.sessionId, event);
+        if (!event.partial) events.push(eventToAdkJson(event));
+      }
+    } finally {
+      run.tracked.end();
+    }
+    return c.json(events);
+  });
+
+  app.post('/run_sse', async (c) => {
+    const run = await prepare(ctx, c.req.raw, true);
+    const iterator = run.runner.run(run.params)[Symbol.asyncIterator]();
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      run.tracked.end();
+    };
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            finish();
+            controller.close();
+            return;
+          }
+          link(ctx, run.params.sessionId, next.value);
+          let chunk = '';
+          for (const json of wireEvents(next.value, run.splitArtifacts))
+            chunk += `data: ${JSON.stringify(json)}\n\n`;
+          controller.enqueue(encoder.encode(chunk));
+        } catch (error) {
+          // The runner turns agent failures into error events; this is what escapes it (a store
+          // down, a plugin crash): told to the client as an error event, then the stream ends.
+          ctx.logger.error(errorLine('run_sse failed', error));
+          const name = error instanceof Error ? error.name : 'Error';
+          controller.enqueue(
+            encoder.encode(`data: ${JSON.stringify({ error: `${name}: ${describeError(error)}` })}\n\n`),
+          );
+          finish();
+          controller.close();
+        }
+      },
+      async cancel() {
+        // The client went away: stop the run (the runner aborts its model call and tools).
+        try {
+          await iterator.return?.(undefined);
+        } finally {
+          finish();
+        }
+      },
+    });
+    return new Response(stream, {
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Accel-Buffering': 'no',
+      },
+    });
+  });
+}

@@ -1,0 +1,239 @@
+import {
+  type ArtifactService,
+  type BaseAgent,
+  ConfigError,
+  describeError,
+  isAdkError,
+  type MemoryService,
+  type Plugin,
+  Runner,
+  type SessionService,
+} from '@adk/core';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { checkRequestOrigin, checkToken, originAllowed } from '../http/guard.js';
+import { A2aMounts, a2aRoutes } from '../routes/a2a.js';
+import { appRoutes } from '../routes/apps.js';
+import { artifactRoutes } from '../routes/artifacts.js';
+import type { RouteContext } from '../routes/context.js';
+import { debugRoutes } from '../routes/debug.js';
+import { devRoutes } from '../routes/dev.js';
+import { healthRoutes } from '../routes/health.js';
+import { runRoutes } from '../routes/run.js';
+import { sessionRoutes } from '../routes/sessions.js';
+import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
+import { setupTracing, type TracingState } from '../telemetry/tracing.js';
+import { type AdkAppLoader, AppRegistry } from './apps.js';
+import { statusOf } from './errors.js';
+import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
+import { RunTracker } from './run-tracker.js';
+import { openStores } from './stores.js';
+
+export interface AdkServerOptions {
+  /** The apps: name → root agent, or a loader that finds them (e.g. one module per folder). */
+  apps: Record<string, BaseAgent> | AdkAppLoader;
+  /** Sessions; default SQL on `databaseUrl`, else embedded PGlite in `dataDir`. */
+  sessionService?: SessionService;
+  /** Artifacts; default SQL next to the sessions when @adk/session-sql has it, else in memory (warned). */
+  artifactService?: ArtifactService;
+  /** Memory; default in memory. */
+  memoryService?: MemoryService;
+  /** Plugins of every app's runner. */
+  plugins?: Plugin[];
+  /** Data folder of the embedded PGlite database. Default `.adk` in the working directory. */
+  dataDir?: string;
+  /** `postgres://…` (Postgres), `sqlite:…` (SQLite), `pglite:…` or a folder (PGlite). */
+  databaseUrl?: string;
+  /** When set, every route requires `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Cross-origin callers allowed (CORS and the Origin check); `*` for any. Default none. */
+  allowedOrigins?: string[];
+  /** Host names answered besides loopback (`*` any, `.example.com` a domain). Default none. */
+  allowedHosts?: string[];
+  /** Largest request body, bytes. Default 16 MiB. */
+  bodyLimit?: number;
+  /** A web UI served under `ui.basePath`; `GET /` redirects to it. */
+  ui?: AdkServerUi;
+  /** Each app also an A2A agent at `/a2a/{app}`. Default true (off, with a warning, without @adk/a2a). */
+  a2a?: boolean;
+  /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
+  routes?: Array<(app: Hono) => void>;
+  /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
+  shutdownGraceMs?: number;
+  /** Where the server's own lines go. Default: warnings and errors to stderr. */
+  logger?: AdkServerLogger;
+  /** Log each HTTP request and each run's steps (LoggingPlugin of @adk/plugins) to `logger.info`. */
+  logRequests?: boolean;
+  /** Record core's spans for the `/debug/trace` routes (registers a tracer provider). Default true. */
+  tracing?: boolean;
+}
+
+export interface AdkServer {
+  /** The Fetch-API handler: mount it in any runtime, or listen with `listenAdkServer`. */
+  fetch(request: Request): Promise<Response>;
+  /** Graceful: refuses new runs, lets runs finish up to the grace period, aborts the rest, closes what it opened. */
+  close(): Promise<void>;
+  /** Where sessions are stored (database URL with the password hidden, or the service's class). */
+  readonly storage: string;
+}
+
+const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+
+type A2aModule = typeof import('@adk/a2a');
+type PluginsModule = typeof import('@adk/plugins');
+
+async function optionalImport<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds the ADK api_server: the HTTP API, A2A per app, stores opened, safe defaults. */
+export async function createAdkServer(options: AdkServerOptions): Promise<AdkServer> {
+  const logger = options.logger ?? defaultLogger();
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const allowedOrigins = options.allowedOrigins ?? [];
+  const allowedHosts = options.allowedHosts ?? [];
+
+  let a2a: A2aModule | undefined;
+  if (options.a2a !== false) {
+    a2a = await optionalImport(() => import('@adk/a2a'));
+    if (!a2a) {
+      if (options.a2a === true)
+        throw new ConfigError('a2a: true needs the optional peer dependency @adk/a2a');
+      logger.warn('@adk/a2a is not installed: apps are not served over A2A.');
+    }
+  }
+
+  const plugins = [...(options.plugins ?? [])];
+  if (options.logRequests) {
+    const mod = await optionalImport<PluginsModule>(() => import('@adk/plugins'));
+    if (mod)
+      plugins.push(
+        new mod.LoggingPlugin({ logger: { info: (line) => logger.info(line) }, name: 'adk-server-log' }),
+      );
+    else logger.warn('logRequests: run steps are not logged without @adk/plugins (HTTP requests still are).');
+  }
+
+  const stores = await openStores(
+    {
+      ...(options.sessionService ? { sessionService: options.sessionService } : {}),
+      ...(options.artifactService ? { artifactService: options.artifactService } : {}),
+      ...(options.memoryService ? { memoryService: options.memoryService } : {}),
+      ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+      ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+      a2a: a2a !== undefined,
+    },
+    logger,
+  );
+
+  let tracing: TracingState | undefined;
+  if (options.tracing !== false) tracing = await setupTracing(logger);
+
+  const apps = new AppRegistry(
+    options.apps,
+    (appName, agent) =>
+      new Runner({
+        appName,
+        agent,
+        sessionService: stores.sessionService,
+        artifactService: stores.artifactService,
+        memoryService: stores.memoryService,
+        plugins,
+      }),
+  );
+  const runs = new RunTracker();
+  const ctx: RouteContext = {
+    apps,
+    stores,
+    runs,
+    logger,
+    bodyLimit,
+    spans: tracing?.collecting ? tracing.store : undefined,
+  };
+
+  const app = new Hono();
+  app.onError((error, c) => {
+    const status = statusOf(error);
+    if (status >= 500 && !isAdkError(error, 'APP_LOAD')) {
+      logger.error(errorLine(`${c.req.method} ${new URL(c.req.url).pathname}`, error));
+      return c.json(
+        { detail: 'Internal server error', error: 'Internal server error', code: 'INTERNAL' },
+        500,
+      );
+    }
+    const message = describeError(error);
+    const code = isAdkError(error) ? error.code : 'INTERNAL';
+    return c.json({ detail: message, error: message, code }, status as 400);
+  });
+  app.notFound((c) => c.json({ detail: 'Not Found', error: 'Not Found', code: 'NOT_FOUND' }, 404));
+
+  if (options.logRequests) {
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      logger.info(
+        `${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`,
+      );
+    });
+  }
+  // DNS-rebinding and cross-site guard first, then CORS (preflights carry no token), then the token.
+  app.use(async (c, next) => {
+    checkRequestOrigin(c.req.raw, new URL(c.req.url), allowedHosts, allowedOrigins);
+    await next();
+  });
+  if (allowedOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: (origin) => (originAllowed(origin, allowedOrigins) ? origin : null),
+        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        allowHeaders: ['Authorization', 'Content-Type', 'A2A-Version', 'A2A-Extensions'],
+        credentials: true,
+      }),
+    );
+  }
+  const token = options.token;
+  if (token) {
+    app.use(async (c, next) => {
+      checkToken(c.req.raw, token);
+      await next();
+    });
+  }
+
+  for (const register of options.routes ?? []) register(app);
+  healthRoutes(app, ctx);
+  appRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  runRoutes(app, ctx);
+  artifactRoutes(app, ctx);
+  debugRoutes(app, ctx);
+  devRoutes(app, ctx);
+  const mounts = a2a ? new A2aMounts(a2a, ctx) : undefined;
+  if (mounts) a2aRoutes(app, ctx, mounts);
+  if (options.ui) uiRoutes(app, options.ui);
+
+  const grace = options.shutdownGraceMs ?? 10_000;
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    await runs.drain(grace);
+    await mounts?.close();
+    for (const runner of await apps.loaded()) {
+      await runner
+        .close()
+        .catch((error: unknown) => logger.warn(errorLine('A runner did not close cleanly', error)));
+    }
+    await tracing?.flush().catch(() => undefined);
+    await stores.close();
+  };
+
+  return {
+    storage: stores.location,
+    fetch: async (request) => app.fetch(request),
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+}

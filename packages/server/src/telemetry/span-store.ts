@@ -1,0 +1,140 @@
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/** One finished span as the trace routes serve it (ADK's `debug/trace` shape). */
+export interface SpanRecord {
+  name: string;
+  span_id: string;
+  trace_id: string;
+  parent_span_id: string | null;
+  /** Nanoseconds since the epoch. */
+  start_time: number;
+  end_time: number;
+  attributes: Record<string, unknown>;
+}
+
+export interface InMemorySpanStoreOptions {
+  /** Traces kept (oldest dropped first). Default 2000. */
+  maxTraces?: number;
+  /** Event → span links kept. Default 20000. */
+  maxEvents?: number;
+}
+
+const SESSION_ATTRIBUTES = ['gen_ai.conversation.id', 'gcp.vertex.agent.session_id'];
+
+function nanos([seconds, nanoseconds]: [number, number]): number {
+  return seconds * 1e9 + nanoseconds;
+}
+
+/**
+ * Keeps the spans of recent traces in memory for the `/debug/trace` routes. It is an OpenTelemetry
+ * SpanProcessor: the server registers it with its tracer provider; add it to your own provider when
+ * you set up OpenTelemetry yourself. Bounded: the oldest traces go first.
+ */
+export class InMemorySpanStore implements SpanProcessor {
+  private readonly traces = new Map<string, SpanRecord[]>();
+  private readonly sessions = new Map<string, Set<string>>();
+  /** Latest finished model / tool span per session, waiting for the event it produced. */
+  private readonly latest = new Map<string, { llm?: SpanRecord; tool?: SpanRecord }>();
+  private readonly events = new Map<string, SpanRecord>();
+  private readonly maxTraces: number;
+  private readonly maxEvents: number;
+
+  constructor(options: InMemorySpanStoreOptions = {}) {
+    this.maxTraces = options.maxTraces ?? 2000;
+    this.maxEvents = options.maxEvents ?? 20000;
+  }
+
+  onStart(_span: Span, _parentContext: Context): void {}
+
+  onEnd(span: ReadableSpan): void {
+    const context = span.spanContext();
+    const record: SpanRecord = {
+      name: span.name,
+      span_id: context.spanId,
+      trace_id: context.traceId,
+      parent_span_id: span.parentSpanContext?.spanId ?? null,
+      start_time: nanos(span.startTime),
+      end_time: nanos(span.endTime),
+      attributes: { ...span.attributes },
+    };
+    let spans = this.traces.get(record.trace_id);
+    if (!spans) {
+      spans = [];
+      this.traces.set(record.trace_id, spans);
+      if (this.traces.size > this.maxTraces) this.dropOldestTrace();
+    }
+    spans.push(record);
+    const sessionId = SESSION_ATTRIBUTES.map((k) => span.attributes[k]).find((v) => typeof v === 'string') as
+      | string
+      | undefined;
+    if (sessionId) {
+      let ids = this.sessions.get(sessionId);
+      if (!ids) {
+        ids = new Set();
+        this.sessions.set(sessionId, ids);
+      }
+      ids.add(record.trace_id);
+      if (span.name === 'call_llm') this.slot(sessionId).llm = record;
+      else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
+    }
+  }
+
+  private slot(sessionId: string): { llm?: SpanRecord; tool?: SpanRecord } {
+    let slot = this.latest.get(sessionId);
+    if (!slot) {
+      slot = {};
+      this.latest.set(sessionId, slot);
+    }
+    return slot;
+  }
+
+  private dropOldestTrace(): void {
+    const oldest = this.traces.keys().next().value as string;
+    this.traces.delete(oldest);
+    for (const [sessionId, ids] of this.sessions) {
+      ids.delete(oldest);
+      if (ids.size === 0) {
+        this.sessions.delete(sessionId);
+        this.latest.delete(sessionId);
+      }
+    }
+  }
+
+  /**
+   * Links an event the runner just yielded to the span that produced it: the session's latest
+   * finished tool span for a function-response event, else its latest model-call span. Spans end
+   * before the runner yields their event, so the latest one is the right one.
+   */
+  linkEvent(sessionId: string, eventId: string, kind: 'llm' | 'tool'): void {
+    const slot = this.latest.get(sessionId);
+    const record = kind === 'tool' ? slot?.tool : slot?.llm;
+    if (!record) return;
+    this.events.set(eventId, record);
+    if (this.events.size > this.maxEvents) this.events.delete(this.events.keys().next().value as string);
+  }
+
+  /** ADK's `/debug/trace/{eventId}`: the span's attributes plus its trace and span ids. */
+  eventTrace(eventId: string): Record<string, unknown> | undefined {
+    const record = this.events.get(eventId);
+    if (!record) return undefined;
+    return { ...record.attributes, trace_id: record.trace_id, span_id: record.span_id };
+  }
+
+  /** Every kept span of the traces that touched the session, oldest first. */
+  sessionSpans(sessionId: string): SpanRecord[] {
+    const ids = this.sessions.get(sessionId);
+    if (!ids) return [];
+    const out: SpanRecord[] = [];
+    for (const id of ids) out.push(...(this.traces.get(id) ?? []));
+    return out.sort((a, b) => a.start_time - b.start_time);
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
