@@ -29,9 +29,21 @@ export function parseEvalConfig(value: unknown): EvalConfig {
     camel.customMetrics = Object.fromEntries(
       Object.entries(customRaw).map(([name, c]) => [name, toCamelKeys(c)]),
     );
-  const parsed = evalSchemas().evalConfig.safeParse(camel);
+  const schemas = evalSchemas();
+  const parsed = schemas.evalConfig.safeParse(camel);
   if (!parsed.success) throw new EvalFormatError(`Not an eval config: ${formatIssues(parsed.error.issues)}`);
-  return parsed.data as unknown as EvalConfig;
+  const criteria: Record<string, number | Criterion> = {};
+  for (const [name, c] of Object.entries(parsed.data.criteria)) {
+    if (typeof c === 'number') {
+      criteria[name] = c;
+      continue;
+    }
+    const one = schemas.criterion.safeParse(c);
+    if (!one.success)
+      throw new EvalFormatError(`Not an eval config: criteria.${name}: ${formatIssues(one.error.issues)}`);
+    criteria[name] = one.data as Criterion;
+  }
+  return { ...(parsed.data as unknown as EvalConfig), criteria };
 }
 
 /** Reads `path` if it exists, else returns {@link DEFAULT_EVAL_CONFIG} (as adk-python does). */

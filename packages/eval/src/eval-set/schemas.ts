@@ -154,7 +154,7 @@ export const evalSchemas = lazyZod((z) => {
     evaluateIntermediateNlResponses: z.boolean().optional(),
   });
   const evalConfig = z.looseObject({
-    criteria: z.record(z.string(), z.union([z.number(), criterion])).default({}),
+    criteria: z.record(z.string(), z.unknown()).default({}),
     customMetrics: z
       .record(
         z.string(),
