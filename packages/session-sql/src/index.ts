@@ -4,6 +4,7 @@ export {
   kyselyFromUrl,
   parseDatabaseUrl,
 } from './connect.js';
+export { createSqlStores, type SqlStores, type SqlStoresOptions } from './create-sql-stores.js';
 export { detectFamily, type SqlFamily } from './dialects/flavor.js';
 export {
   type NodeSqliteDatabase,
@@ -23,5 +24,13 @@ export {
   sessionMigrations,
   sessionMigrator,
 } from './schema/migrations.js';
+export { storageMigrations } from './schema/storage-migrations.js';
+export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
+export { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
+export {
+  type MemoryEmbeddings,
+  SqlMemoryService,
+  type SqlMemoryServiceOptions,
+} from './sql-memory-service.js';
 export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';

@@ -1,0 +1,71 @@
+import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { detectFamily, type SqlFamily } from './dialects/flavor.js';
+import { migrateToLatest } from './schema/migrations.js';
+import { tablesFor } from './schema/tables.js';
+import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
+import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
+import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
+
+export interface SqlStoresOptions extends KyselyFromUrlOptions {
+  /** Prefix of every table (default `adk_`). */
+  tablePrefix?: string;
+  /** Options of the session service (besides the shared connection, prefix and migrations). */
+  sessions?: Omit<SqlSessionServiceOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
+  /** Options of the artifact service, e.g. `maxArtifactBytes`. */
+  artifacts?: Omit<
+    SqlArtifactServiceOptions,
+    'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'
+  >;
+  /** Options of the memory service, e.g. `embeddings`. */
+  memory?: Omit<SqlMemoryServiceOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
+  /** Run the migrations now (default true); false when a deploy step runs them. */
+  migrate?: boolean;
+}
+
+/** Sessions, artifacts and memory on one database connection. */
+export interface SqlStores {
+  sessions: SqlSessionService;
+  artifacts: SqlArtifactService;
+  memory: SqlMemoryService;
+  /** The shared Kysely instance. */
+  db: AnyKysely;
+  family: SqlFamily;
+  /** Closes the connection (once, for all three). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database at `url` (`pglite://…`, `sqlite://…`, `postgres://…`), runs the migrations
+ * once and returns the three stores sharing that connection.
+ */
+export async function createSqlStores(
+  url = 'pglite://memory',
+  options: SqlStoresOptions = {},
+): Promise<SqlStores> {
+  const tablePrefix = tablesFor(options.tablePrefix).prefix;
+  const db = await kyselyFromUrl(
+    url,
+    options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections },
+  );
+  let family: SqlFamily;
+  try {
+    family = detectFamily(db);
+    if (options.migrate !== false) await migrateToLatest(db, { tablePrefix, dialect: family });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const shared = { db, tablePrefix, dialect: family, migrate: false, destroyOnClose: false } as const;
+  let closing: Promise<void> | undefined;
+  return {
+    sessions: new SqlSessionService({ ...options.sessions, ...shared }),
+    artifacts: new SqlArtifactService({ ...options.artifacts, ...shared }),
+    memory: new SqlMemoryService({ ...options.memory, ...shared }),
+    db,
+    family,
+    close() {
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+}

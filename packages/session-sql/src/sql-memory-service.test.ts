@@ -1,0 +1,188 @@
+import { createEvent, isAdkError, type Session } from '@adk/core';
+import { memoryServiceConformance } from '@adk/core/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
+import { type AnyKysely, type MemoryEmbeddings, SqlMemoryService, storageTablesFor } from './index.js';
+
+const tablePrefix = `mem_${process.pid}_`;
+
+function session(id: string, texts: string[], userId = 'u1', appName = 'app'): Session {
+  return {
+    id,
+    appName,
+    userId,
+    state: {},
+    lastUpdateTime: 0,
+    events: texts.map((text, i) =>
+      createEvent({
+        invocationId: 'i',
+        author: i % 2 ? 'agent' : 'user',
+        timestamp: 1_000 + i,
+        content: { role: i % 2 ? 'model' : 'user', parts: [{ text }] },
+      }),
+    ),
+  };
+}
+
+/** A toy embedding: a bag of letters, so similar words land near each other. */
+const letterEmbeddings = (required = false): MemoryEmbeddings => ({
+  dimensions: 26,
+  required,
+  async embed(texts) {
+    return texts.map((text) => {
+      const v: number[] = new Array(26).fill(0);
+      for (const ch of text.toLowerCase()) {
+        const i = ch.charCodeAt(0) - 97;
+        if (i >= 0 && i < 26) v[i] = (v[i] ?? 0) + 1;
+      }
+      if (v.every((x) => x === 0)) v[0] = 1;
+      return v;
+    });
+  },
+});
+
+for (const target of testDatabases()) {
+  describe.skipIf(target.skipReason !== undefined)(suiteTitle(target, 'SqlMemoryService'), () => {
+    let db: AnyKysely;
+    let memory: SqlMemoryService;
+    const clear = async () => {
+      await sql`delete from ${sql.table(storageTablesFor(tablePrefix).memoryEntries)}`.execute(db);
+    };
+    beforeAll(async () => {
+      db = await target.open();
+      memory = new SqlMemoryService({ db, tablePrefix });
+      await memory.migrate();
+    });
+    afterAll(async () => {
+      await db?.destroy();
+    });
+
+    describe('conformance', () => {
+      const fresh = async () => {
+        await clear();
+        return memory;
+      };
+      for (const c of memoryServiceConformance(fresh)) it(c.name, c.run);
+    });
+
+    it('is scoped by app and user, ranks entries matching more terms higher, and ignores events without text', async () => {
+      await clear();
+      const s = session('s1', ['pasta recipe with basil', 'basil grows in summer', 'a recipe for bread']);
+      s.events.push(
+        createEvent({ invocationId: 'i', author: 'agent', actions: { stateDelta: { basil: 1 } } }),
+      );
+      await memory.addSessionToMemory(s);
+      await memory.addSessionToMemory(session('s2', ['basil recipe of someone else'], 'u2'));
+      await memory.addSessionToMemory(session('s3', ['basil recipe in another app'], 'u1', 'other-app'));
+      const { memories } = await memory.searchMemory({
+        appName: 'app',
+        userId: 'u1',
+        query: 'Basil RECIPE!',
+      });
+      expect(memories.map((m) => m.content.parts[0]?.text)).toEqual([
+        'pasta recipe with basil',
+        // One matching term each; the newer comes first.
+        'a recipe for bread',
+        'basil grows in summer',
+      ]);
+      expect(memories[0]?.score).toBeGreaterThan(memories[1]?.score ?? Number.POSITIVE_INFINITY);
+      expect(memories[0]).toMatchObject({ author: 'user', sessionId: 's1', timestamp: 1000 });
+      expect(await memory.searchMemory({ appName: 'app', userId: 'u1', query: '!!! ...' })).toEqual({
+        memories: [],
+      });
+      expect(await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'basil', limit: 0 })).toEqual({
+        memories: [],
+      });
+    });
+
+    it('adding a session again keeps one entry per event and drops entries of events that are gone', async () => {
+      await clear();
+      const s = session('s1', ['first note about kites', 'second note about kites']);
+      await memory.addSessionToMemory(s);
+      await memory.addSessionToMemory(s);
+      expect(
+        (await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'kites' })).memories,
+      ).toHaveLength(2);
+      s.events.shift();
+      s.events.push(...session('s1', ['', 'third note about kites']).events.slice(1));
+      await memory.addSessionToMemory(s);
+      const texts = (
+        await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'kites' })
+      ).memories.map((m) => m.content.parts[0]?.text);
+      expect(texts.sort()).toEqual(['second note about kites', 'third note about kites']);
+    });
+
+    it('matches across scripts and forms: Greek and Cyrillic case, German umlauts, compatibility forms, Japanese phrases', async () => {
+      await clear();
+      await memory.addSessionToMemory(
+        session('s1', ['ΟΔΥΣΣΕΑΣ ταξίδεψε', 'Москва зимой', 'Grüße aus Köln', 'ﬁle ①', '京都で抹茶を飲んだ']),
+      );
+      const find = async (query: string) =>
+        (await memory.searchMemory({ appName: 'app', userId: 'u1', query })).memories.map(
+          (m) => m.content.parts[0]?.text,
+        );
+      expect(await find('οδυσσεας')).toEqual(['ΟΔΥΣΣΕΑΣ ταξίδεψε']);
+      expect(await find('Οδυσσεασ ΤΑΞΙΔΕΨΕ')).toEqual(['ΟΔΥΣΣΕΑΣ ταξίδεψε']);
+      expect(await find('МОСКВА')).toEqual(['Москва зимой']);
+      expect(await find('koln')).toEqual(['Grüße aus Köln']);
+      expect(await find('FILE')).toEqual(['ﬁle ①']);
+      expect(await find('抹茶')).toEqual(['京都で抹茶を飲んだ']);
+      // A phrase of CJK characters must appear in order, not merely share characters.
+      expect(await find('茶抹')).toEqual([]);
+    });
+
+    it('searches 2,000 entries through the index, quickly enough to be interactive', async () => {
+      await clear();
+      const texts = Array.from({ length: 2000 }, (_, i) => `entry ${i} about topic${i % 50} and word${i}`);
+      await memory.addSessionToMemory(session('big', texts));
+      const { memories } = await memory.searchMemory({
+        appName: 'app',
+        userId: 'u1',
+        query: 'word1234',
+        limit: 5,
+      });
+      expect(memories.map((m) => m.content.parts[0]?.text)).toEqual([
+        'entry 1234 about topic34 and word1234',
+      ]);
+      const topic = await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'topic7', limit: 100 });
+      expect(topic.memories).toHaveLength(40);
+    });
+
+    it('vector search through an embedding function (pgvector)', async (ctx) => {
+      const probe = new SqlMemoryService({ db, tablePrefix, embeddings: letterEmbeddings(), migrate: false });
+      if (!(await probe.vectorSearchEnabled())) {
+        const reason =
+          target.name === 'sqlite'
+            ? 'SQLite has no pgvector'
+            : `the "vector" extension (pgvector) is not available in this ${target.name === 'pglite' ? 'PGlite build' : 'Postgres server'}`;
+        console.warn(`[session-sql] ${target.name}: vector search test skipped: ${reason}`);
+        // Without pgvector, search still works (full text only), and `required` turns it into an error.
+        await clear();
+        await probe.addSessionToMemory(session('s1', ['the lighthouse keeper']));
+        expect(
+          (await probe.searchMemory({ appName: 'app', userId: 'u1', query: 'lighthouse' })).memories,
+        ).toHaveLength(1);
+        const strict = new SqlMemoryService({
+          db,
+          tablePrefix,
+          embeddings: letterEmbeddings(true),
+          migrate: false,
+        });
+        expect(isAdkError(await strict.vectorSearchEnabled().catch((e) => e), 'CONFIG')).toBe(true);
+        ctx.skip(reason);
+        return;
+      }
+      await clear();
+      await probe.addSessionToMemory(session('s1', ['the lighthouse keeper', 'zzz qqq', 'a red apple']));
+      // No word matches, but the letters of "lighthouses" are closest to the first entry.
+      const { memories } = await probe.searchMemory({
+        appName: 'app',
+        userId: 'u1',
+        query: 'lighthouses',
+        limit: 1,
+      });
+      expect(memories[0]?.content.parts[0]?.text).toBe('the lighthouse keeper');
+    });
+  });
+}
