@@ -33,6 +33,10 @@ async function json<T = Record<string, unknown>>(
 }
 
 const userText = (text: string) => ({ role: 'user', parts: [{ text }] });
+
+type WirePart = { text?: string; functionCall?: { id: string; name: string; args: Record<string, unknown> } };
+const partsOf = (event: Record<string, unknown> | undefined): WirePart[] =>
+  (event?.content as { parts: WirePart[] } | undefined)?.parts ?? [];
 const sessions = '/apps/assistant/users/u1/sessions';
 
 async function newSession(state?: Record<string, unknown>): Promise<string> {
@@ -192,10 +196,9 @@ describe('/run and /run_sse', () => {
     const { raw, events } = await readSse(response);
     expect(raw.startsWith('data: {')).toBe(true);
     expect(events.map((e) => e.author)).toEqual(['user', 'assistant', 'assistant', 'assistant']);
-    const call0 = (events[1]?.content as { parts: { functionCall?: { name: string; args: object } }[] })
-      .parts[0];
+    const call0 = partsOf(events[1])[0];
     expect(call0?.functionCall).toMatchObject({ name: 'get_weather', args: { city: 'Paris' } });
-    const answer = (events[3]?.content as { parts: { text: string }[] }).parts[0]?.text;
+    const answer = partsOf(events[3])[0]?.text;
     expect(answer).toBe('Result of get_weather: {"city":"Paris","forecast":"sunny"}');
   });
 

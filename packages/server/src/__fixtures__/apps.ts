@@ -112,10 +112,12 @@ export async function startServer(
   options: Partial<AdkServerOptions> = {},
   keepData = false,
 ): Promise<TestServer> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'adk-server-test-'));
+  const ownDir =
+    options.dataDir === undefined && options.databaseUrl === undefined && !options.sessionService;
+  const dataDir = options.dataDir ?? (ownDir ? mkdtempSync(join(tmpdir(), 'adk-server-test-')) : '');
   const server = await createAdkServer({
     apps: { assistant: assistant(), pipeline: pipeline() },
-    dataDir,
+    ...(dataDir ? { dataDir } : {}),
     shutdownGraceMs: 2000,
     ...options,
   });
@@ -127,7 +129,7 @@ export async function startServer(
     dataDir,
     close: async () => {
       await listener.close();
-      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir && !keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
