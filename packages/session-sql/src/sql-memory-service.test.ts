@@ -36,7 +36,7 @@ const letterEmbeddings = (required = false): MemoryEmbeddings => ({
         const i = ch.charCodeAt(0) - 97;
         if (i >= 0 && i < 26) v[i] = (v[i] ?? 0) + 1;
       }
-      if (v.every((x) => x === 0)) v[0] = 1;
+      if (!v.some((x) => x !== 0)) v[0] = 1;
       return v;
     });
   },

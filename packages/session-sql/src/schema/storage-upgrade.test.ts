@@ -1,0 +1,89 @@
+import { createEvent } from '@adk/core';
+import { Migrator } from 'kysely/migration';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteTitle, testDatabases } from '../__fixtures__/databases.js';
+import {
+  type AnyKysely,
+  detectFamily,
+  migrateToLatest,
+  SqlArtifactService,
+  SqlMemoryService,
+  SqlSessionService,
+  sessionMigrations,
+  tablesFor,
+} from '../index.js';
+
+/** The migrations @adk/session-sql 0.1.0 shipped: sessions only. */
+const RELEASED = ['0001_initial'];
+
+for (const target of testDatabases()) {
+  describe.skipIf(target.skipReason !== undefined)(
+    suiteTitle(target, 'upgrade from the previous release'),
+    () => {
+      let db: AnyKysely;
+      beforeAll(async () => {
+        db = await target.open();
+      });
+      afterAll(async () => {
+        await db?.destroy();
+      });
+
+      it('a database made by the previous release gains the artifact and memory tables in place; its sessions are intact', async () => {
+        const tablePrefix = `up_${process.pid}_`;
+        const tables = tablesFor(tablePrefix);
+        const all = sessionMigrations(detectFamily(db), tables);
+        const released = Object.fromEntries(RELEASED.map((name) => [name, all[name]!]));
+        // The previous release's schema, made by its own migration list.
+        const old = await new Migrator({
+          db,
+          provider: { getMigrations: async () => released },
+          migrationTableName: tables.migrations,
+          migrationLockTableName: tables.migrationsLock,
+        }).migrateToLatest();
+        expect(old.error).toBeUndefined();
+        const before = new SqlSessionService({ db, tablePrefix, migrate: false });
+        const session = await before.createSession({
+          appName: 'app',
+          userId: 'u',
+          sessionId: 'old',
+          state: { 'user:x': 1 },
+        });
+        await before.appendEvent(
+          session,
+          createEvent({
+            invocationId: 'i',
+            author: 'user',
+            content: { role: 'user', parts: [{ text: 'remember the harbour' }] },
+          }),
+        );
+
+        const upgrade = await migrateToLatest(db, { tablePrefix });
+        expect(upgrade.results?.map((r) => [r.migrationName, r.status])).toEqual(
+          Object.keys(all)
+            .filter((name) => !RELEASED.includes(name))
+            .map((name) => [name, 'Success']),
+        );
+
+        const after = new SqlSessionService({ db, tablePrefix, migrate: false });
+        const reloaded = await after.getSession({ appName: 'app', userId: 'u', sessionId: 'old' });
+        expect(reloaded?.state).toEqual({ 'user:x': 1 });
+        expect(reloaded?.events.map((e) => e.content?.parts[0]?.text)).toEqual(['remember the harbour']);
+        const artifacts = new SqlArtifactService({ db, tablePrefix, migrate: false });
+        expect(
+          await artifacts.saveArtifact({
+            appName: 'app',
+            userId: 'u',
+            sessionId: 'old',
+            filename: 'a',
+            artifact: { text: 'x' },
+          }),
+        ).toBe(0);
+        const memory = new SqlMemoryService({ db, tablePrefix, migrate: false });
+        await memory.addSessionToMemory(reloaded!);
+        expect(
+          (await memory.searchMemory({ appName: 'app', userId: 'u', query: 'harbour' })).memories,
+        ).toHaveLength(1);
+      });
+    },
+  );
+}
