@@ -40,7 +40,14 @@ export {
   type RequestHandlerOptions,
   trimHistory,
 } from './server/request-handler.js';
-export { assertPublicUrl, isPrivateAddress, type SsrfGuardOptions } from './server/ssrf-guard.js';
+export {
+  assertPublicUrl,
+  type CheckedUrl,
+  checkWebhookUrl,
+  isPrivateAddress,
+  type ResolvedAddress,
+  type SsrfGuardOptions,
+} from './server/ssrf-guard.js';
 export {
   type PgListenConnection,
   PostgresTaskEventBus,
