@@ -1,6 +1,7 @@
 import { apiServerCommand } from './api-server.js';
 import type { CommandModule } from './command.js';
 import { createCommand } from './create.js';
+import { mcpCommand } from './mcp.js';
 import { runCommand } from './run.js';
 import { webCommand } from './web.js';
 
@@ -8,4 +9,10 @@ import { webCommand } from './web.js';
  * Every command of `adk`, in help order. A command is a module exporting a {@link CommandModule};
  * registering it is one line here (`eval` and `mcp` live in `eval.ts` and `mcp.ts`).
  */
-export const commands: CommandModule[] = [webCommand, apiServerCommand, runCommand, createCommand];
+export const commands: CommandModule[] = [
+  webCommand,
+  apiServerCommand,
+  runCommand,
+  createCommand,
+  mcpCommand,
+];
