@@ -56,15 +56,17 @@ export async function createSqlStores(
     throw error;
   }
   const shared = { db, tablePrefix, dialect: family, migrate: false, destroyOnClose: false } as const;
+  const sessions = new SqlSessionService({ ...options.sessions, ...shared });
   let closing: Promise<void> | undefined;
   return {
-    sessions: new SqlSessionService({ ...options.sessions, ...shared }),
+    sessions,
     artifacts: new SqlArtifactService({ ...options.artifacts, ...shared }),
     memory: new SqlMemoryService({ ...options.memory, ...shared }),
     db,
     family,
     close() {
-      closing ??= db.destroy();
+      // The session service first (it may hold lock connections), then the shared connection.
+      closing ??= sessions.close().finally(() => db.destroy());
       return closing;
     },
   };
