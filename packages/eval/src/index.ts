@@ -8,6 +8,7 @@ export * from './eval-set/local-eval-sets-manager.js';
 export * from './eval-set/types.js';
 export * from './metrics/final-response-match-v2.js';
 export * from './metrics/hallucinations.js';
+export { textOf, toolCallsOf, toolResponsesOf } from './metrics/invocation-utils.js';
 export { DEFAULT_JUDGE_MODEL_OPTIONS, majorityVote } from './metrics/judge.js';
 export type * from './metrics/metric.js';
 export * from './metrics/registry.js';
