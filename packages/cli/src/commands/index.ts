@@ -1,6 +1,7 @@
 import { apiServerCommand } from './api-server.js';
 import type { CommandModule } from './command.js';
 import { createCommand } from './create.js';
+import { evalCommand } from './eval.js';
 import { mcpCommand } from './mcp.js';
 import { runCommand } from './run.js';
 import { webCommand } from './web.js';
@@ -14,5 +15,6 @@ export const commands: CommandModule[] = [
   apiServerCommand,
   runCommand,
   createCommand,
+  evalCommand,
   mcpCommand,
 ];

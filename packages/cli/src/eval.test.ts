@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './__fixtures__/cli.js';
+
+const EVAL = new URL('./__fixtures__/eval/', import.meta.url).pathname;
+const AGENT = join(EVAL, 'weather');
+const SET = join(EVAL, 'weather.evalset.json');
+const FAILING = join(EVAL, 'failing.test.json');
+const CONFIG = join(EVAL, 'test_config.json');
+const out = mkdtempSync(join(tmpdir(), 'adk-eval-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe.concurrent('adk eval', () => {
+  it('exits 0 when every case passes, prints the summary, writes JSON and HTML reports', async () => {
+    const json = join(out, 'result.json');
+    const html = join(out, 'report.html');
+    const r = await runCli([
+      'eval',
+      AGENT,
+      SET,
+      '--config',
+      CONFIG,
+      '--no-history',
+      '--json',
+      json,
+      '--html',
+      html,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Eval Run Summary');
+    expect(r.stdout).toContain('weather_passing:\n  Tests passed: 2\n  Tests failed: 0');
+    expect(r.stdout).toContain('✓ paris  tool_trajectory_avg_score 1.000/1  response_match_score 1.000/0.75');
+    const result = JSON.parse(readFileSync(json, 'utf8'));
+    expect(result.eval_set_id).toBe('weather_passing');
+    expect(result.eval_case_results.map((c: { final_eval_status: number }) => c.final_eval_status)).toEqual([
+      1, 1,
+    ]);
+    expect(readFileSync(html, 'utf8')).toContain('paris_then_london');
+  });
+
+  it('exits 1 when a case fails (legacy .test.json, default criteria)', async () => {
+    const r = await runCli(['eval', AGENT, FAILING, '--no-history', '--print-detailed-results']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('failing:\n  Tests passed: 0\n  Tests failed: 1');
+    // Trajectory misses get_current_time → 0; ROUGE-1 of the answer against the reference → 0.6.
+    expect(r.stdout).toContain('✗ london  tool_trajectory_avg_score 0.000/1  response_match_score 0.600/0.8');
+    expect(r.stdout).toContain('expected: "Expect light rain in London."');
+    expect(r.stdout).toContain('actual:   "London has light rain today."');
+  });
+
+  it('runs only the selected cases with file:case syntax, several times with --num-runs', async () => {
+    const r = await runCli(['eval', AGENT, `${SET}:paris`, '--num-runs', '3', '--no-history']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Tests passed: 1\n  Tests failed: 0');
+    expect(r.stdout).toContain('✓ paris (3/3 runs)');
+    expect(r.stdout).not.toContain('paris_then_london');
+  });
+
+  it('exits 2 when the eval cannot run: missing file, unknown case, bad config, bad flag value', async () => {
+    const missing = await runCli(['eval', AGENT, join(EVAL, 'nope.evalset.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Eval set file not found');
+    const unknownCase = await runCli(['eval', AGENT, `${SET}:nobody`]);
+    expect(unknownCase.code).toBe(2);
+    expect(unknownCase.stderr).toContain('has no eval case nobody');
+    const bad = join(out, 'bad_config.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({ criteria: { tool_trajectory_avg_score: { match_type: 'SOMETIMES' } } }),
+    );
+    const badConfig = await runCli(['eval', AGENT, SET, '--config', bad]);
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toContain('criteria.tool_trajectory_avg_score');
+    const badRuns = await runCli(['eval', AGENT, SET, '--num-runs', 'zero']);
+    expect(badRuns.code).toBe(2);
+    expect(badRuns.stderr).toContain('--num-runs must be a whole number');
+  });
+});
