@@ -16,6 +16,7 @@ beforeAll(async () => {
     name: 'everything-http',
     connection: { type: 'http', url: server.url, headers: { 'x-test': 'adk' } },
     onProgress: (p) => progress.push(p),
+    progressEvents: true,
   });
 });
 
@@ -64,8 +65,21 @@ describe('McpToolset over Streamable HTTP (server-everything)', () => {
     const quick = agentCalling([
       [{ name: 'trigger-long-running-operation', args: { duration: 0.2, steps: 2 } }],
     ]);
-    await quick.run('go');
+    const quickEvents = await quick.run('go');
     expect(progress[0]).toMatchObject({ server: 'everything-http', progress: 1, total: 2 });
+    // The same notifications as partial events of the run (not stored in the session).
+    const progressEvents = quickEvents.filter((e) => e.customMetadata?.mcpProgress);
+    expect(progressEvents[0]).toMatchObject({
+      partial: true,
+      author: 'assistant',
+      customMetadata: { mcpProgress: { tool: 'trigger-long-running-operation', progress: 1, total: 2 } },
+    });
+    const session = await quick.runner.sessionService.getSession({
+      appName: 'mcp-test',
+      userId: 'u',
+      sessionId: 's',
+    });
+    expect(session?.events.some((e) => e.customMetadata?.mcpProgress)).toBe(false);
 
     progress.length = 0;
     const controller = new AbortController();

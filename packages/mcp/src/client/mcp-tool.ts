@@ -1,5 +1,6 @@
 import {
   BaseTool,
+  createEvent,
   type FunctionDeclaration,
   type JsonSchema,
   type LlmRequest,
@@ -34,6 +35,7 @@ export interface McpToolCallOptions {
   /** Per-call timeout (ms); reset by every progress notification. */
   timeoutMs: number;
   onProgress?: ((progress: McpProgress) => void) | undefined;
+  progressEvents?: boolean | undefined;
   requireConfirmation?: boolean | string[] | McpCallPredicate | undefined;
   /** The names of every tool of the toolset, for {@link attachMedia}. */
   toolNames: ReadonlySet<string>;
@@ -71,8 +73,9 @@ export class McpTool extends BaseTool {
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
-    const { timeoutMs, onProgress } = this.options;
+    const { timeoutMs } = this.options;
     const signal = context.signal;
+    const onProgress = this.progressReporter(context);
     const result = await this.session.request(
       `tools/call "${this.mcpName}"`,
       (client, own) =>
@@ -81,23 +84,42 @@ export class McpTool extends BaseTool {
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           // The SDK asks for progress (sends a progressToken) only when a callback is given.
-          ...(onProgress
-            ? {
-                onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                  onProgress({
-                    server: this.session.name,
-                    tool: this.mcpName,
-                    functionCallId: context.functionCallId,
-                    progress: p.progress,
-                    ...(p.total === undefined ? {} : { total: p.total }),
-                    ...(p.message === undefined ? {} : { message: p.message }),
-                  }),
-              }
-            : {}),
+          ...(onProgress ? { onprogress: onProgress } : {}),
         }),
       signal,
     );
     return toFunctionResponse(result as McpCallResult);
+  }
+
+  /** The SDK's progress callback: the toolset's callback and/or a partial event, or none. */
+  private progressReporter(
+    context: ToolContext,
+  ): ((p: { progress: number; total?: number; message?: string }) => void) | undefined {
+    const { onProgress, progressEvents } = this.options;
+    const emit = progressEvents ? context.invocationContext.emit : undefined;
+    if (!onProgress && !emit) return undefined;
+    const ctx = context.invocationContext;
+    return (p) => {
+      const progress: McpProgress = {
+        server: this.session.name,
+        tool: this.mcpName,
+        functionCallId: context.functionCallId,
+        progress: p.progress,
+        ...(p.total === undefined ? {} : { total: p.total }),
+        ...(p.message === undefined ? {} : { message: p.message }),
+      };
+      onProgress?.(progress);
+      // A partial event: shown to whoever iterates the run, never stored in the session.
+      emit?.(
+        createEvent({
+          invocationId: ctx.invocationId,
+          author: ctx.agent.name,
+          ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
+          partial: true,
+          customMetadata: { mcpProgress: progress },
+        }),
+      );
+    };
   }
 
   override processLlmRequest(_context: ReadonlyContext, request: LlmRequest): void {

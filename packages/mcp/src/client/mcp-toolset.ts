@@ -22,6 +22,11 @@ export interface McpToolsetOptions {
   timeoutMs?: number;
   /** Receives the server's progress notifications of running calls. */
   onProgress?: (progress: McpProgress) => void;
+  /**
+   * Also yield each progress notification from the run as a partial event (not stored) whose
+   * `customMetadata.mcpProgress` is the {@link McpProgress}.
+   */
+  progressEvents?: boolean;
   /** Also offer `list_resources` and `read_resource` tools (prefixed like the others). */
   resources?: boolean;
 }
@@ -116,12 +121,13 @@ export class McpToolset extends BaseToolset {
   private toolFor(definition: Tool): McpTool {
     const known = this.tools.get(definition.name);
     if (known && known.definition === definition) return known.tool;
-    const { toolNamePrefix, timeoutMs, onProgress, requireConfirmation } = this.options;
+    const { toolNamePrefix, timeoutMs, onProgress, progressEvents, requireConfirmation } = this.options;
     const name = adkToolName(definition.name, toolNamePrefix);
     this.toolNames.add(name);
     const tool = new McpTool(name, definition, this.session, {
       timeoutMs: timeoutMs ?? 60_000,
       onProgress,
+      progressEvents,
       requireConfirmation,
       toolNames: this.toolNames,
     });
