@@ -131,7 +131,8 @@ describe('graceful shutdown', () => {
     const response = await startRun(s.url, 'a');
     const closed = s.close();
     const { events } = await readSse(response);
-    expect((events.at(-1)?.content as { parts: { text: string }[] }).parts[0]?.text).toBe('finally done');
+    const last = events.at(-1) as { content?: { parts: { text?: string }[] } } | undefined;
+    expect(last?.content?.parts[0]?.text).toBe('finally done');
     await closed;
     await expect(fetch(`${s.url}/health`)).rejects.toThrow();
   });
