@@ -3,8 +3,9 @@
 // any Node >= 18 with npm: it provisions what the project needs into `.tools/` (a project-local
 // Node 24 when the system Node is older than 22, and pnpm at the pinned version), installs with the
 // frozen lockfile, builds, and then runs the requested job. Nothing is installed globally.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +20,11 @@ const PNPM_VERSION = String(rootPkg.packageManager)
 
 const jobs = {
   // The main job: the project's main app.
+  // The main job: `adk web` on the example apps (http://127.0.0.1:8000/dev-ui/). The server runs
+  // under this script directly (no pnpm in between) so Ctrl-C and SIGTERM reach it once.
   start: [
-    ['turbo', 'run', 'build', '--filter=@adk/quickstart...', '--output-logs=errors-only'],
-    ['--filter', '@adk/quickstart', 'start'],
+    ['turbo', 'run', 'build', '--filter=@adk/examples...', '--output-logs=errors-only'],
+    { node: ['packages/cli/bin/adk.js', 'web', 'apps/examples'] },
   ],
   // Every check: lint, typecheck, build, all tests, package shape.
   test: [
@@ -60,6 +63,33 @@ function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
   if (result.error) throw result.error;
   return result.status ?? 1;
+}
+
+/**
+ * Runs a long-lived child (a server) in its own process group and forwards SIGINT/SIGTERM to it
+ * once each, so a Ctrl-C that reaches this script (directly and again through npm) stops the
+ * child exactly once and lets it close cleanly. Resolves with the child's exit code.
+ */
+function runForwardingSignals(cmd, args, options = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, detached: true, ...options });
+    const forwarded = new Set();
+    const forward = (signal) => {
+      if (forwarded.has(signal)) return;
+      forwarded.add(signal);
+      child.kill(signal);
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    process.on('SIGHUP', forward);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      process.off('SIGHUP', forward);
+      resolvePromise(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
+    });
+  });
 }
 
 function npmInstallInto(dir, spec) {
@@ -104,7 +134,9 @@ if (major < MIN_NODE_MAJOR) {
     npmInstallInto(nodeDir, `node@${NODE_VERSION}`);
   }
   log(`re-running under Node ${NODE_VERSION} (.tools/node)`);
-  const status = run(nodeBin, [fileURLToPath(import.meta.url), job, ...extra]);
+  const status = await runForwardingSignals(nodeBin, [fileURLToPath(import.meta.url), job, ...extra], {
+    detached: false,
+  });
   process.exit(status);
 }
 
@@ -144,6 +176,10 @@ const steps = jobs[job];
 for (let i = 0; i < steps.length; i++) {
   const step = steps[i];
   const isLast = i === steps.length - 1;
-  status = pnpm(isLast ? [...step, ...extra] : step);
+  if (!Array.isArray(step)) {
+    // A Node program of the workspace, run directly (with the job's extra arguments when last).
+    const args = isLast ? [...step.node, ...extra] : step.node;
+    status = await runForwardingSignals(process.execPath, args, { env });
+  } else status = pnpm(isLast ? [...step, ...extra] : step);
   if (status !== 0) process.exit(status);
 }

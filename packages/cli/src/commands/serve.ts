@@ -15,6 +15,7 @@ export interface ServeOptions {
   allowHosts?: string[];
   dataDir?: string;
   a2a: boolean;
+  logRequests?: boolean;
 }
 
 /** The options `adk web` and `adk api_server` share. */
@@ -39,6 +40,7 @@ export function addServeOptions(command: Command): Command {
       'where sessions, artifacts and A2A tasks are kept (default: <agents_dir>/.adk)',
     )
     .option('--no-a2a', 'do not serve each app over A2A at /a2a/{app}')
+    .option('--log-requests', 'log each HTTP request and the steps of each run')
     .addHelpText(
       'after',
       `
@@ -68,6 +70,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
+    ...(options.logRequests ? { logRequests: true } : {}),
   });
   let listening: Awaited<ReturnType<typeof listenAdkServer>>;
   try {
@@ -89,6 +92,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
   if (ui) log(`Open the web UI: ${base}${ui.basePath.replace(/\/?$/, '/')}`);
   log(`Apps (${apps.length}) from ${agentsDir}: ${apps.join(', ') || 'none found'}`);
   log(`Model: ${describeModelChoice().description}`);
+  log(`Sessions: ${server.storage}`);
   log('Press Ctrl-C to stop.');
 
   await new Promise<void>((done) => {
@@ -101,11 +105,8 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
       stopping = true;
       process.stdout.write(`\nStopping (${signal})…\n`);
       void (async () => {
-        try {
-          await listening.close();
-        } finally {
-          await server.close();
-        }
+        // Closes the HTTP listener and then the server: runs get the grace period, stores close.
+        await listening.close();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         process.stdout.write('Stopped.\n');
