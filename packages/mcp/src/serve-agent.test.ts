@@ -1,5 +1,6 @@
 // serveAgentAsMcp: the official SDK client calls an ADK agent served over Streamable HTTP and
 // stdio, and our own McpToolset uses the served agent as a tool (one HTTP server for the file).
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { contentText, FunctionTool, LlmAgent, type LlmRequest } from '@adk/core';
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
@@ -138,5 +139,44 @@ describe('serveAgentAsMcp over stdio', () => {
     } finally {
       await stdio.close();
     }
+  });
+});
+
+describe('serveAgentAsMcp over HTTP on a loopback address', () => {
+  it('refuses a request whose Host header is not local (DNS rebinding)', async () => {
+    const url = new URL(served.url as string);
+    const response = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            host: 'evil.example:80',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '1' },
+          },
+        }),
+      );
+    });
+    expect(response).toBe(403);
   });
 });

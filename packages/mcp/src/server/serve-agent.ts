@@ -24,7 +24,10 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 export interface ServeAgentAsMcpOptions {
-  /** stdio (the process's stdin/stdout), or Streamable HTTP on `host:port` (default 127.0.0.1, a free port). */
+  /**
+   * stdio (the process's stdin/stdout), or Streamable HTTP on `host:port` (default 127.0.0.1, a
+   * free port; on a loopback host only loopback Host headers are accepted).
+   */
   transport: 'stdio' | { type: 'http'; port?: number; host?: string; path?: string };
   /**
    * Also publish the root agent's own tools (all, or these names). They run outside any
@@ -135,6 +138,9 @@ async function serveHttp(
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const sessions = new Map<string, { transport: Transport; server: Server }>();
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  // Host header values accepted on a loopback address (filled in once the port is known).
+  const allowedHosts: string[] = [];
 
   const reply = (res: ServerResponse, status: number, message: string) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -153,6 +159,8 @@ async function serveHttp(
     const server = makeServer();
     const transport: Transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // On a loopback address, a web page must not reach the server through DNS rebinding.
+      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });
       },
@@ -177,6 +185,7 @@ async function serveHttp(
     });
   });
   const { port } = http.address() as AddressInfo;
+  allowedHosts.push(`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
   return {
     url,
