@@ -166,7 +166,7 @@ export async function resolveCredential(
     if (refreshed) return refreshed;
     await ctx.service.deleteCredential({ ...ctx.scope, key });
   }
-  if (ctx.authResponse) return exchangeAuthResponse(config, ctx.authResponse, ctx);
+  if (answers(ctx.authResponse, key)) return exchangeAuthResponse(config, ctx.authResponse, ctx);
   if (isOAuthScheme(config.authScheme)) {
     const endpoints = await oauthEndpoints(config.authScheme, ctx.http);
     if (endpoints.grant === 'client_credentials') {
@@ -182,6 +182,11 @@ export async function resolveCredential(
     }
   }
   return undefined;
+}
+
+/** Whether the client's answer is for this auth config (a call may need several credentials). */
+function answers(response: AuthConfig | undefined, key: string): response is AuthConfig {
+  return response !== undefined && (response.credentialKey === undefined || response.credentialKey === key);
 }
 
 /** Uses the refresh token of an expired credential; undefined when there is none. */
