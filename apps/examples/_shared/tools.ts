@@ -4,7 +4,8 @@ import { calculate } from './calculate.js';
 
 export const calculator = new FunctionTool({
   name: 'calculate',
-  description: 'Evaluates an arithmetic expression (+, -, *, /, %, ^ and parentheses) and returns the result.',
+  description:
+    'Evaluates an arithmetic expression (+, -, *, /, %, ^ and parentheses) and returns the result.',
   parameters: z.object({
     expression: z.string().describe('The arithmetic expression, e.g. "(12 + 3) * 7"'),
   }),
@@ -67,7 +68,8 @@ export const weather = new FunctionTool({
   parameters: z.object({ city: z.string().describe('City name, e.g. "Paris"') }),
   execute: async ({ city }, context) => {
     const forecast = FORECASTS[city.toLowerCase()];
-    if (!forecast) return { city, error: `No forecast for ${city}; try Paris, London, Berlin, Tokyo, New York or Sydney` };
+    if (!forecast)
+      return { city, error: `No forecast for ${city}; try Paris, London, Berlin, Tokyo, New York or Sydney` };
     // Tools write state through their context; the change lands in the tool-response event.
     context.state.set('user:last_city', city);
     return { city, forecast: `${forecast.sky}, ${forecast.celsius} °C` };

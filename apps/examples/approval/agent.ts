@@ -36,7 +36,10 @@ const refundOrder = new FunctionTool({
     if (!order) return { error: `No order ${order_id}` };
     if (order.refunded) return { error: `Order ${order_id} was already refunded` };
     order.refunded = true;
-    context.state.set('refunds', [...((context.state.get('refunds') as string[] | undefined) ?? []), order_id]);
+    context.state.set('refunds', [
+      ...((context.state.get('refunds') as string[] | undefined) ?? []),
+      order_id,
+    ]);
     return { order_id, refunded: order.amount, currency: 'EUR', ...(reason ? { reason } : {}) };
   },
 });

@@ -12,10 +12,14 @@ interface Served {
   exited: Promise<number | null>;
 }
 
-/** Starts `adk <command> <dir> --port 0` and waits for the URL it prints. */
+/**
+ * Starts `adk <command> <dir> --port 0` and waits for the URL it prints. Sessions go to SQLite
+ * through DATABASE_URL: a fresh embedded PGlite takes seconds to initialize on a busy machine, and
+ * the server's own suite covers it.
+ */
 async function start(command: string, dir: string, dataDir: string): Promise<Served> {
   const child = spawn(process.execPath, [BIN, command, dir, '--port', '0', '--data-dir', dataDir], {
-    env: offlineEnv(),
+    env: offlineEnv({ DATABASE_URL: `sqlite://${join(dataDir, 'sessions.db')}` }),
   });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -96,6 +100,7 @@ afterAll(async () => {
 describe('adk web / adk api_server', () => {
   it('prints the URL of the web UI and lists the example apps', async () => {
     expect(examples.output()).toContain(`Open the web UI: ${examples.url}/dev-ui/`);
+    expect(examples.output()).toContain('Sessions: sqlite://');
     const response = await fetch(`${examples.url}/list-apps`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(

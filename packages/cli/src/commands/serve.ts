@@ -6,6 +6,7 @@ import { Option } from 'commander';
 import { createAppLoader } from '../loader/app-loader.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
 import { collectList, parsePort } from './command.js';
+import { evalServerRoutes } from './eval-routes.js';
 
 export interface ServeOptions {
   host: string;
@@ -45,7 +46,7 @@ export function addServeOptions(command: Command): Command {
       'after',
       `
 Storage: embedded PGlite in the data folder by default; set DATABASE_URL to use Postgres
-(postgres://…) or SQLite (sqlite:path). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
+(postgres://…) or SQLite (sqlite:///path/to/file.db). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
 ANTHROPIC_API_KEY, OPENAI_API_KEY) come from the environment or <agents_dir>/.env; with none, an
 offline demo model answers.`,
     );
@@ -70,6 +71,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
+    routes: await evalServerRoutes(agentsDir, loader),
     ...(options.logRequests ? { logRequests: true } : {}),
   });
   let listening: Awaited<ReturnType<typeof listenAdkServer>>;
