@@ -100,6 +100,7 @@ export function assistantAgent(): LlmAgent {
       if (city) return call('get_weather', { city: city[0]?.toUpperCase() + city.slice(1) });
       if (said.includes('delete')) return call('delete_file', { path: '/tmp/notes.txt' });
       if (said.includes('broken')) return call('flaky_lookup', { key: 'x' });
+      if (said.includes('crash')) return new Error('model exploded');
       if (said.includes('long')) return text(LONG_REPLY, [20, 600]);
       return text(
         'Hello! I am a **scripted** assistant. Here is some code:\n\n```ts\nconst answer: number = 42;\n```\n\nAsk me about the weather in Paris.',

@@ -102,13 +102,14 @@ export function App() {
         setState(s.state ?? {});
         setRefreshKey((k) => k + 1);
       } catch (error) {
-        setEvents([]);
-        setState({});
-        setSessionError(
-          error instanceof ApiError && error.status === 404
-            ? `Session ${id} was not found in app ${appName}.`
-            : message(error),
-        );
+        if (error instanceof ApiError && error.status === 404) {
+          setEvents([]);
+          setState({});
+          setSessionError(`Session ${id} was not found in app ${appName}.`);
+        } else {
+          // Keep what is on screen; say why it could not be refreshed.
+          setNotice({ kind: 'error', text: message(error) });
+        }
       }
     },
     [user],
@@ -299,6 +300,11 @@ export function App() {
     setTab((t) => (t === 'state' || t === 'model' ? t : 'event'));
   }, []);
 
+  const showState = useCallback((id: string) => {
+    setSelectedId(id);
+    setTab('state');
+  }, []);
+
   const pending = pendingConfirmations(events);
   const unknownApp = !!app && !!apps && !apps.includes(app);
   const ready = !!app && !!apps && !unknownApp && !sessionError;
@@ -437,6 +443,7 @@ export function App() {
                       event={e}
                       selected={e.id === selectedId}
                       onSelect={select}
+                      onShowState={showState}
                       pending={pending}
                       running={running}
                       onConfirm={confirm}

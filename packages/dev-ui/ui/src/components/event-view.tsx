@@ -9,6 +9,7 @@ export interface EventViewProps {
   event: AdkEvent;
   selected: boolean;
   onSelect: (id: string) => void;
+  onShowState: (id: string) => void;
   pending: Set<string>;
   running: boolean;
   onConfirm: (callId: string, confirmed: boolean) => void;
@@ -208,7 +209,7 @@ export function EventView(props: EventViewProps) {
             </span>
           ) : null}
           {delta.length > 0 ? (
-            <button type="button" class="badge state link" onClick={() => onSelect(event.id)}>
+            <button type="button" class="badge state link" onClick={() => props.onShowState(event.id)}>
               state Δ {delta.join(', ')}
             </button>
           ) : null}

@@ -1,0 +1,408 @@
+/// <reference lib="dom" />
+// The web UI in a real browser (Debian's Chromium driven by playwright-core) against a real
+// @adk/server on a temporary PGlite data folder, with scripted agents (no network, no keys).
+// Screenshots of every step land in test-output/ (gitignored); UPDATE_SCREENSHOT=1 also refreshes
+// the README's docs/dev-ui.png.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assistantAgent, routerAgent } from './__fixtures__/agents.js';
+import { buildUi } from './__fixtures__/build-ui.js';
+import { devUi } from './index.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.log(`web-ui tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+
+const pkgDir = fileURLToPath(new URL('..', import.meta.url));
+const outDir = join(pkgDir, 'test-output');
+const quiet = { info() {}, warn() {}, error: (line: string) => console.error(line) };
+
+let uiRoot: string;
+let dataDir: string;
+let listening: ListeningAdkServer | undefined;
+let port = 0;
+let browser: Browser;
+let page: Page;
+let base: string;
+const metrics: Record<string, number> = {};
+
+async function startServer(): Promise<void> {
+  const server = await createAdkServer({
+    apps: { assistant: assistantAgent(), router: routerAgent() },
+    dataDir,
+    ui: devUi({ root: uiRoot }),
+    a2a: false,
+    logger: quiet,
+  });
+  listening = await listenAdkServer(server, { port });
+  port = listening.port;
+  base = listening.url;
+}
+
+let step = 0;
+async function shot(name: string): Promise<void> {
+  step++;
+  await page.screenshot({ path: join(outDir, `${String(step).padStart(2, '0')}-${name}.png`) });
+}
+
+const composer = () => page.getByRole('textbox', { name: 'Message' });
+async function send(text: string): Promise<void> {
+  await composer().fill(text);
+  await composer().press('Enter');
+}
+const running = () => page.getByRole('status').getByText('Running…');
+
+describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
+  beforeAll(async () => {
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    uiRoot = mkdtempSync(join(tmpdir(), 'adk-dev-ui-build-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'adk-dev-ui-data-'));
+    await buildUi(uiRoot);
+    await startServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+  }, 90_000);
+
+  afterAll(async () => {
+    writeFileSync(join(outDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
+    console.log('dev-ui metrics:', metrics);
+    await browser?.close();
+    await listening?.close();
+    if (uiRoot) rmSync(uiRoot, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail' && page)
+      await page.screenshot({ path: join(outDir, `FAILED-${context.task.name.replace(/\W+/g, '-')}.png`) });
+  });
+
+  it('ships under 150 KB of gzipped JavaScript, nothing from a CDN', () => {
+    const assets = join(uiRoot, 'assets');
+    let js = 0;
+    let css = 0;
+    for (const f of readdirSync(assets)) {
+      const gz = gzipSync(readFileSync(join(assets, f)), { level: 9 }).byteLength;
+      if (f.endsWith('.js')) js += gz;
+      if (f.endsWith('.css')) css += gz;
+      expect(readFileSync(join(assets, f), 'utf8')).not.toMatch(/<script[^>]+src=["']https?:/);
+    }
+    metrics.jsGzipBytes = js;
+    metrics.cssGzipBytes = css;
+    expect(js).toBeLessThan(150 * 1024);
+  });
+
+  it('redirects / to /dev-ui/, picks the app from the link, and is interactive fast', async () => {
+    await page.goto(`${base}/`);
+    expect(new URL(page.url()).pathname).toBe('/dev-ui/');
+    await page.goto(`${base}/dev-ui/?app=assistant`);
+    await expect.poll(() => composer().isEnabled()).toBe(true);
+    metrics.timeToInteractiveMs = Math.round(
+      await page.evaluate(() => performance.getEntriesByName('adk:interactive')[0]?.startTime ?? -1),
+    );
+    expect(metrics.timeToInteractiveMs).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('heading', { name: 'assistant' }).isVisible()).toBe(true);
+    await shot('empty-app');
+  });
+
+  it('streams the reply token by token: the text grows over more than one paint', async () => {
+    // Sample the streaming bubble once per animation frame.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __frames: string[] }).__frames = seen;
+      const sample = () => {
+        const bubble = document.querySelector('article.streaming .markdown');
+        const text = (bubble?.textContent ?? '').trim();
+        if (text && seen.at(-1) !== text) seen.push(text);
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    await send('hi there');
+    await expect.poll(() => running().isVisible()).toBe(true);
+    await page.getByText('Ask me about the weather in Paris.').waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    const frames = await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames);
+    // Several distinct paints while streaming, each a longer beginning of the same answer.
+    expect(frames.length).toBeGreaterThan(2);
+    const head = 'Hello! I am a';
+    for (const frame of frames) expect(frame.startsWith(head) || head.startsWith(frame)).toBe(true);
+    expect((frames.at(-1) as string).length).toBeGreaterThan((frames[0] as string).length + 40);
+    // Markdown rendered with a highlighted code block.
+    await expect.poll(() => page.locator('pre.code code .hljs-keyword').first().textContent()).toBe('const');
+    expect(new URL(page.url()).searchParams.get('session')).toBeTruthy();
+    await shot('streamed-reply');
+  });
+
+  it('shows the tool call with its arguments and the tool result, then the answer', async () => {
+    await send('What is the weather in Paris?');
+    const call = page.locator('details.tool-call', { hasText: 'get_weather' }).last();
+    await call.waitFor();
+    await expect.poll(() => call.textContent()).toContain('{"city":"Paris"}');
+    const result = page.locator('details.tool-response', { hasText: 'get_weather' }).last();
+    await expect.poll(() => result.textContent()).toContain('"forecast":"sunny"');
+    await page.getByText('21°C').last().waitFor();
+    await result.locator('summary').click();
+    await shot('tool-call-and-result');
+  });
+
+  it('opens an event as JSON and shows the state delta it made, before and after', async () => {
+    await page.getByRole('button', { name: 'state Δ last_city' }).last().click();
+    const panel = page.getByRole('tabpanel');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'State' }).getAttribute('aria-selected'))
+      .toBe('true');
+    const row = panel.getByRole('row', { name: /last_city/ });
+    await expect.poll(() => row.textContent()).toContain('unset');
+    await expect.poll(() => row.textContent()).toContain('"Paris"');
+    await shot('state-delta');
+    await page.getByRole('tab', { name: 'Event' }).click();
+    await expect.poll(() => panel.textContent()).toContain('"stateDelta"');
+    await expect.poll(() => panel.textContent()).toContain('"functionResponse"');
+    await shot('event-json');
+  });
+
+  it('shows a failing tool in red and a model error as an alert', async () => {
+    await send('use the broken tool');
+    const failed = page.locator('details.tool-response.error', { hasText: 'flaky_lookup' });
+    await failed.waitFor();
+    expect(await failed.evaluate((el) => getComputedStyle(el).color)).toMatch(
+      /rgb\((19[0-9]|2\d\d), \d{1,2}, \d{1,2}\)/,
+    );
+    await page.getByText('The tool failed').waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    await send('crash please');
+    await page.getByRole('alert').filter({ hasText: 'model exploded' }).waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    await shot('errors');
+  });
+
+  it('pauses on a tool confirmation; Approve resumes the run', async () => {
+    await send('please delete my notes');
+    const approve = page.getByRole('button', { name: 'Approve' });
+    await approve.waitFor();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Confirmation for delete_file' }).isVisible())
+      .toBe(true);
+    await shot('confirmation-pending');
+    await approve.click();
+    await page.getByText('Done: deleted').waitFor();
+    await expect.poll(() => approve.count()).toBe(0);
+    await shot('confirmation-approved');
+  });
+
+  it('sends an attached file as an inline part', async () => {
+    await page.getByLabel('Attach files').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('remember the milk'),
+    });
+    await page.getByRole('list', { name: 'Attached files' }).getByText('notes.txt').waitFor();
+    await send('here is a file');
+    await page.locator('article.from-user .file-chip', { hasText: 'notes.txt' }).last().waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    await page
+      .locator('article.from-user')
+      .last()
+      .getByRole('button', { name: /Inspect event/ })
+      .click();
+    await expect.poll(() => page.getByRole('tabpanel').textContent()).toContain('"inlineData"');
+  });
+
+  it('stops a long run with Esc', async () => {
+    await send('tell me something long');
+    await expect.poll(() => running().isVisible()).toBe(true);
+    await page.locator('article.streaming').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('article.streaming').textContent()).toContain('keeps streaming');
+    await composer().press('Escape');
+    await page.getByText('Run stopped.').waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    await page.waitForTimeout(300);
+    expect(await page.getByText('The end.').count()).toBe(0);
+    await shot('run-stopped');
+    // The app still answers after a stop.
+    await send('hi again');
+    await page.getByText('Ask me about the weather in Paris.').last().waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+  });
+
+  it('shows usage per step and per session, artifacts, the trace and the agent graph', async () => {
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    const panel = page.getByRole('tabpanel');
+    await expect.poll(() => panel.getByRole('row').count()).toBeGreaterThan(3);
+    const total = await panel.locator('.totals div', { hasText: 'total tokens' }).locator('dd').textContent();
+    expect(Number(total)).toBeGreaterThan(100);
+    await shot('usage');
+
+    await page.getByRole('tab', { name: 'Artifacts' }).click();
+    await panel.getByRole('button', { name: 'report.txt' }).click();
+    await expect.poll(() => panel.locator('pre.artifact-text').textContent()).toContain('Forecast for Paris');
+    await expect
+      .poll(() => panel.getByRole('link', { name: 'Download' }).getAttribute('download'))
+      .toBe('report.txt');
+    await shot('artifacts');
+
+    await page.getByRole('tab', { name: 'Trace' }).click();
+    await expect
+      .poll(() => panel.getByRole('list', { name: 'Span tree' }).locator('li').count())
+      .toBeGreaterThan(1);
+    await expect.poll(() => panel.textContent()).toMatch(/\d+(\.\d+)? (ms|s|µs)/);
+    await shot('trace');
+
+    await page.getByRole('tab', { name: 'Graph' }).click();
+    const graph = panel.getByRole('img', { name: /Agent graph of assistant/ });
+    await expect.poll(() => graph.getAttribute('aria-label')).toContain('get_weather');
+    await shot('graph');
+  });
+
+  it('shows the author of each event and transfers between agents', async () => {
+    await page.getByRole('combobox', { name: 'App' }).selectOption('router');
+    await send('I want a refund');
+    await page.getByText('Billing here').waitFor();
+    await page.locator('.badge.transfer', { hasText: 'billing' }).waitFor();
+    await expect.poll(() => page.locator('article[aria-label="billing"]').count()).toBeGreaterThan(0);
+    await shot('transfer');
+  });
+
+  it('switches sessions, creates and deletes one, and follows deep links', async () => {
+    await page.goto(`${base}/dev-ui/?app=assistant`);
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    await sessions.getByRole('button', { name: '+ New' }).click();
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await page.getByText('This session has no messages yet.').waitFor();
+    await send('hello second session');
+    await page.getByText('Ask me about the weather in Paris.').waitFor();
+    const second = new URL(page.url()).searchParams.get('session');
+    // Back to the first conversation.
+    await sessions.locator('li:not(.current) .session-item').click();
+    await page.getByText('21°C').waitFor();
+    const first = new URL(page.url()).searchParams.get('session');
+    expect(first).not.toBe(second);
+    await shot('switched-session');
+    // Delete the second one.
+    page.once('dialog', (d) => void d.accept());
+    await sessions.getByRole('button', { name: `Delete session ${second}` }).click();
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    // Unknown session and unknown app links say so.
+    await page.goto(`${base}/dev-ui/?app=assistant&session=nope`);
+    await page.getByRole('heading', { name: 'Session not found' }).waitFor();
+    await page.goto(`${base}/dev-ui/?app=nope`);
+    await page.getByRole('heading', { name: /Unknown app/ }).waitFor();
+    await page.goto(`${base}/dev-ui/?app=assistant&session=${first}`);
+    await page.getByText('21°C').waitFor();
+  });
+
+  it('finds the conversation again after a reload and after a server restart', async () => {
+    const url = page.url();
+    await page.reload();
+    await page.getByText('21°C').waitFor();
+    await page.getByText('Done: deleted').waitFor();
+    await shot('after-reload');
+    await listening?.close();
+    listening = undefined;
+    // The page stays open while the server is down: sending says so.
+    await send('are you there?');
+    await page.getByRole('alert').filter({ hasText: 'cannot be reached' }).waitFor();
+    await expect.poll(() => running().isVisible()).toBe(false);
+    await shot('server-down');
+    await startServer();
+    await page.goto(url);
+    await page.getByText('21°C').waitFor();
+    await page.getByText('Done: deleted').waitFor();
+    await shot('after-restart');
+    if (process.env.UPDATE_SCREENSHOT) {
+      await page
+        .locator('details.tool-response', { hasText: 'get_weather' })
+        .first()
+        .locator('summary')
+        .click();
+      await page.getByRole('button', { name: 'state Δ last_city' }).first().click();
+      await page.screenshot({ path: join(outDir, 'dev-ui.png') });
+      copyFileSync(join(outDir, 'dev-ui.png'), join(pkgDir, '..', '..', 'docs', 'dev-ui.png'));
+    }
+  });
+
+  it('says so when the server cannot be reached at load, and recovers on Retry', async () => {
+    await page.route('**/list-apps', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Cannot reach the ADK server' }).waitFor();
+    await shot('server-unreachable');
+    await page.unroute('**/list-apps');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText('21°C').waitFor();
+  });
+
+  it('switches to the dark theme and keeps it across reloads', async () => {
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.reload();
+    await page.getByText('21°C').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await shot('dark-theme');
+  });
+
+  it('has no serious or critical accessibility violations (axe-core), in both themes', async () => {
+    const require = createRequire(import.meta.url);
+    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const audit = async () => {
+      await page.addScriptTag({ content: axeSource });
+      const result = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: (
+                ctx: Document,
+                opts: object,
+              ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+            };
+          }
+        ).axe;
+        return axe.run(document, { resultTypes: ['violations'] });
+      });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.impact} ${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        );
+    };
+    // With a tool card and the state pane open, in dark then light.
+    await page.getByRole('button', { name: 'state Δ last_city' }).first().click();
+    expect(await audit()).toEqual([]);
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    expect(await audit()).toEqual([]);
+  });
+});
