@@ -38,6 +38,7 @@ describe('restart with the data folder kept', () => {
       body: JSON.stringify({ sessionId: 'kept', state: { 'user:name': 'Ada', topic: 'files' } }),
     });
     await converse(first.url, 'kept', 'hello');
+    await converse(first.url, 'kept', 'save plan');
     const paused = await converse(first.url, 'kept', 'delete old.log');
     const confirmation = paused.events
       .flatMap(
@@ -56,7 +57,10 @@ describe('restart with the data folder kept', () => {
         events: { author: string }[];
       };
       expect(session.state).toMatchObject({ 'user:name': 'Ada', topic: 'files' });
-      expect(session.events.length).toBe(paused.events.length + 2);
+      expect(session.events.length).toBe(paused.events.length + 6);
+      // Artifacts are in the same database.
+      const artifact = await fetch(`${second.url}/apps/assistant/users/u1/sessions/kept/artifacts/plan`);
+      expect(await artifact.json()).toEqual({ text: 'note plan' });
       // The confirmation asked before the restart is answered after it.
       const resumed = await fetch(`${second.url}/run`, {
         method: 'POST',

@@ -64,12 +64,13 @@ async function importSessionSql(): Promise<SessionSql> {
 
 /** Opens the stores the options ask for: given services first, else SQL on `databaseUrl` / PGlite in `dataDir`. */
 export async function openStores(options: StoreOptions, logger: AdkServerLogger): Promise<Stores> {
-  const memoryService = options.memoryService ?? new InMemoryMemoryService();
   const useSql = options.databaseUrl !== undefined || options.sessionService === undefined;
   if (!useSql) {
+    const memoryService = options.memoryService ?? new InMemoryMemoryService();
     const sessionService = options.sessionService ?? new InMemorySessionService();
     const artifactService = options.artifactService ?? new InMemoryArtifactService();
-    if (!options.artifactService) logger.warn('Artifacts are kept in memory: they are lost on restart.');
+    if (!options.artifactService)
+      logger.warn('Artifacts are kept in memory (no databaseUrl): they are lost on restart.');
     return {
       sessionService,
       artifactService,
@@ -85,60 +86,30 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
     options.databaseUrl ?? resolve(options.dataDir ?? resolve(process.cwd(), '.adk'), 'pglite'),
   );
   const sql = await importSessionSql();
-  const db = await sql.kyselyFromUrl(url);
-  const opened: { close(): Promise<void> }[] = [];
-  let sessionService = options.sessionService;
-  if (!sessionService) {
-    const service = new sql.SqlSessionService({ db });
-    await service.migrate();
-    opened.push({ close: () => service.close() });
-    sessionService = service;
-  }
-
-  let artifactService = options.artifactService;
-  if (!artifactService) {
-    // SqlArtifactService lands in @adk/session-sql separately; use it when the installed version has it.
-    const SqlArtifactService = (sql as Record<string, unknown>).SqlArtifactService as
-      | (new (o: {
-          db: unknown;
-        }) => ArtifactService & { close?(): Promise<void> })
-      | undefined;
-    if (SqlArtifactService) {
-      const service = new SqlArtifactService({ db });
-      opened.push({ close: async () => service.close?.() });
-      artifactService = service;
-    } else {
-      logger.warn(
-        'Artifacts are kept in memory (this @adk/session-sql has no SqlArtifactService): they are lost on restart.',
-      );
-      artifactService = new InMemoryArtifactService();
-    }
-  }
+  // Sessions, artifacts and memory on one connection, migrated once; services passed in win.
+  const opened = await sql.createSqlStores(url);
+  const sessionService = options.sessionService ?? opened.sessions;
+  const artifactService = options.artifactService ?? opened.artifacts;
+  const memory = options.memoryService ?? opened.memory;
 
   let taskStore: TaskStoreLike | undefined;
   if (options.a2a) {
     try {
       const { SqlTaskStore } = await import('@adk/a2a/sql');
-      taskStore = new SqlTaskStore({ db });
+      taskStore = new SqlTaskStore({ db: opened.db });
     } catch {
       // @adk/a2a is optional; without it the A2A routes are off (see createAdkServer).
     }
   }
 
-  const service = sessionService;
   return {
-    sessionService: service,
+    sessionService,
     artifactService,
-    memoryService,
+    memoryService: memory,
     taskStore,
     location: redact(url),
-    ping: () => pingSessions(service),
-    close: async () => {
-      const results = await Promise.allSettled(opened.map((o) => o.close()));
-      await db.destroy().catch(() => undefined);
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-    },
+    ping: () => pingSessions(sessionService),
+    close: () => opened.close(),
   };
 }
 
