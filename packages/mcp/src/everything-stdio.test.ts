@@ -226,6 +226,20 @@ describe('McpToolset over stdio (server-everything)', () => {
     expect(childPids(everythingBin)).toHaveLength(1);
   });
 
+  it('retries a call cut off by the server dying, once, on a fresh process', async () => {
+    progress.length = 0;
+    const { run } = agentCalling([
+      [{ name: 'trigger-long-running-operation', args: { duration: 0.6, steps: 3 } }],
+    ]);
+    const pending = run('go');
+    await waitFor(() => progress.length > 0);
+    const [pid] = childPids(everythingBin);
+    process.kill(pid as number, 'SIGKILL');
+    const events = await pending;
+    expect(responsesOf(events)[0]?.response.result).toMatch(/Long running operation completed/);
+    expect(childPids(everythingBin)).not.toContain(pid);
+  });
+
   it('Runner.close() closes the toolset, which stops the server process', async () => {
     const own = new McpToolset({
       connection: { type: 'stdio', command: process.execPath, args: [everythingBin, 'stdio', 'own'] },
