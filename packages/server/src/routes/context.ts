@@ -5,6 +5,7 @@ import type { AppRegistry } from '../server/apps.js';
 import type { AdkServerLogger } from '../server/logger.js';
 import type { RunTracker } from '../server/run-tracker.js';
 import type { Stores } from '../server/stores.js';
+import type { RequestContextBinder } from '../telemetry/http-spans.js';
 import type { InMemorySpanStore } from '../telemetry/span-store.js';
 
 /** What the route groups share. */
@@ -16,6 +17,8 @@ export interface RouteContext {
   bodyLimit: number;
   /** Set when spans are collected (the trace routes and event links use it). */
   spans: InMemorySpanStore | undefined;
+  /** Runs a request's work in its HTTP span's context (when spans are exported). */
+  bind: RequestContextBinder | undefined;
 }
 
 /** A validated id path parameter (app, user, session, event): 1–256 characters, no control characters. */

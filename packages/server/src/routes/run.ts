@@ -19,6 +19,7 @@ import type { RouteContext } from './context.js';
 interface PreparedRun {
   runner: Runner;
   params: RunParams;
+  request: Request;
   tracked: TrackedRun;
   splitArtifacts: boolean;
 }
@@ -48,6 +49,7 @@ async function prepare(ctx: RouteContext, request: Request, streamingAllowed: bo
   const signal = AbortSignal.any([tracked.signal, request.signal]);
   return {
     runner,
+    request,
     tracked,
     splitArtifacts: !req.functionCallEventId,
     params: {
@@ -90,11 +92,14 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
   app.post('/run', async (c) => {
     const run = await prepare(ctx, c.req.raw, false);
     const events: AdkEventJson[] = [];
-    try {
+    const collect = async () => {
       for await (const event of run.runner.run(run.params)) {
         link(ctx, run.params.sessionId, event);
         if (!event.partial) events.push(eventToAdkJson(event));
       }
+    };
+    try {
+      await (ctx.bind ? ctx.bind(run.request, collect) : collect());
     } finally {
       run.tracked.end();
     }
@@ -113,7 +118,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const next = await iterator.next();
+          const next = await (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
           if (next.done) {
             finish();
             controller.close();

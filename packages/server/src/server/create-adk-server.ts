@@ -22,6 +22,7 @@ import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
+import { httpSpans } from '../telemetry/http-spans.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
@@ -145,7 +146,9 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       }),
   );
   const runs = new RunTracker();
+  const http = tracing?.exporting ? await httpSpans() : undefined;
   const ctx: RouteContext = {
+    bind: http?.bind,
     apps,
     stores,
     runs,
@@ -170,6 +173,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   });
   app.notFound((c) => c.json({ detail: 'Not Found', error: 'Not Found', code: 'NOT_FOUND' }, 404));
 
+  if (http) app.use(http.middleware);
   if (options.logRequests) {
     app.use(async (c, next) => {
       const started = performance.now();
