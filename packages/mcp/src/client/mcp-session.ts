@@ -35,6 +35,8 @@ export class McpSession {
   private current: Promise<Connected> | undefined;
   /** The connection `current` resolved to, once it has. */
   private live: Connected | undefined;
+  /** Counts close() calls: a request cut off by close() is not retried on a new connection. */
+  private closes = 0;
 
   constructor(private readonly options: McpSessionOptions) {}
 
@@ -54,13 +56,14 @@ export class McpSession {
     const onAbort = () => own?.abort(signal?.reason);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
+    const closes = this.closes;
     try {
       const first = await this.connect(signal);
       try {
         return await request(first.client, own?.signal);
       } catch (error) {
         if (signal?.aborted) throw cancelled(this.name, what, signal);
-        if (!isConnectionFailure(error)) throw this.translate(error, what);
+        if (!isConnectionFailure(error) || this.closes !== closes) throw this.translate(error, what);
         this.drop(first);
       }
       const second = await this.connect(signal);
@@ -99,6 +102,7 @@ export class McpSession {
 
   /** Closes the connection (stops a stdio server). A later request opens a new one. */
   async close(): Promise<void> {
+    this.closes++;
     const current = this.current;
     this.current = undefined;
     this.live = undefined;
@@ -174,7 +178,7 @@ export class McpSession {
     if (isConnectionFailure(error)) {
       const stderr = connected?.stderrTail();
       return new McpConnectionError(
-        `MCP server "${this.name}" (${describeConnection(this.options.connection)}) lost the connection during ${what}, also after reconnecting: ${describeError(error)}. ${connectionHint(this.options.connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
+        `MCP server "${this.name}" (${describeConnection(this.options.connection)}) lost the connection during ${what}: ${describeError(error)}. ${connectionHint(this.options.connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
         { cause: error, details },
       );
     }
