@@ -271,6 +271,18 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
       .toBe('report.txt');
     await shot('artifacts');
 
+    // The model step behind the weather answer: what the server's trace recorded for it.
+    await page
+      .locator('article', { hasText: '21°C' })
+      .last()
+      .getByRole('button', { name: /Inspect event/ })
+      .click();
+    await page.getByRole('tab', { name: 'Request/Response' }).click();
+    await expect.poll(() => panel.textContent()).toContain('sunny');
+    await panel.getByText('All trace attributes').click();
+    await expect.poll(() => panel.textContent()).toContain('gen_ai.request.model');
+    await shot('request-response');
+
     await page.getByRole('tab', { name: 'Trace' }).click();
     await expect
       .poll(() => panel.getByRole('list', { name: 'Span tree' }).locator('li').count())

@@ -156,7 +156,7 @@ export function EventView(props: EventViewProps) {
   const asks = Object.keys(event.actions?.requestedToolConfirmations ?? {}).length;
   const flags = [
     asks > 0 ? `asks to confirm ${asks} call${asks > 1 ? 's' : ''}` : undefined,
-    event.actions?.requestedAuthConfigs ? 'asks for credentials' : undefined,
+    Object.keys(event.actions?.requestedAuthConfigs ?? {}).length > 0 ? 'asks for credentials' : undefined,
     event.actions?.escalate ? 'escalate' : undefined,
     event.actions?.endOfAgent ? 'end of agent' : undefined,
   ].filter((f): f is string => !!f);

@@ -66,10 +66,10 @@ export function GraphTab({ app, active }: { app?: string; active: Set<string> })
         {graph.nodes.map((n) => (
           <g
             key={n.id}
-            class={`node ${n.kind === 'tool' ? 'tool' : 'agent'}${active.has(n.label) ? ' active' : ''}`}
+            class={`node ${n.kind?.includes('tool') ? 'tool' : 'agent'}${active.has(n.label) ? ' active' : ''}`}
             transform={`translate(${(pos.x.get(n.id) ?? 0) - w / 2}, ${(pos.y.get(n.id) ?? 0) - h / 2})`}
           >
-            <rect width={w} height={h} rx={n.kind === 'tool' ? 4 : 18} />
+            <rect width={w} height={h} rx={n.kind?.includes('tool') ? 4 : 18} />
             <text x={w / 2} y={h / 2 + 4} text-anchor="middle">
               {n.label.length > 20 ? `${n.label.slice(0, 19)}…` : n.label}
             </text>

@@ -9,6 +9,9 @@ export function toGraph(raw: unknown): Graph | undefined {
   if (typeof raw === 'string') return parseDot(raw);
   if (typeof raw !== 'object') return undefined;
   const o = raw as Record<string, unknown>;
+  // Our server's build_graph carries the graph as JSON next to its DOT text: prefer the JSON.
+  if (o.graph && typeof o.graph === 'object' && Array.isArray((o.graph as { nodes?: unknown }).nodes))
+    return toGraph(o.graph);
   const dot = o.dotSrc ?? o.dot_src ?? o.dot;
   if (typeof dot === 'string') return parseDot(dot);
   if (Array.isArray(o.nodes)) {
