@@ -27,7 +27,14 @@ export {
 export { storageMigrations } from './schema/storage-migrations.js';
 export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
+export { credentialMigrations, credentialTableFor } from './schema/credential-migrations.js';
 export { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
+export {
+  CREDENTIAL_KEY_ENV,
+  CredentialKeyError,
+  SqlCredentialService,
+  type SqlCredentialServiceOptions,
+} from './sql-credential-service.js';
 export {
   type MemoryEmbeddings,
   SqlMemoryService,

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
+import { credentialMigrations } from './credential-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
 
@@ -120,6 +121,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     },
     // Artifact and memory tables (0002_artifacts, 0003_memory).
     ...storageMigrations(family, tables),
+    // Encrypted tool credentials (0004_tool_credentials).
+    ...credentialMigrations(family, tables),
   };
 }
 

@@ -1,0 +1,192 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  AdkError,
+  type AdkErrorOptions,
+  type AuthCredential,
+  type CredentialScope,
+  type CredentialService,
+  isPlainObject,
+} from '@adk/core';
+import { sql } from 'kysely';
+import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
+import { microsFromMs } from './rows.js';
+import { credentialTableFor } from './schema/credential-migrations.js';
+import { ensureMigrated } from './schema/ensure-migrated.js';
+import { tablesFor } from './schema/tables.js';
+import type { AnyKysely } from './sql-session-service.js';
+
+/** The environment variable the encryption key is read from. */
+export const CREDENTIAL_KEY_ENV = 'ADK_CREDENTIAL_KEY';
+
+/**
+ * The credential encryption key is missing or unusable, or a stored credential was encrypted with
+ * another key. The message never contains the key.
+ */
+export class CredentialKeyError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('CREDENTIAL_KEY', message, options);
+  }
+}
+
+export interface SqlCredentialServiceOptions {
+  /** The database (Postgres, PGlite or SQLite through Kysely), usually the session service's. */
+  db: AnyKysely;
+  /** Prefix of the tables (default `adk_`), the same as the session tables'. */
+  tablePrefix?: string;
+  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
+  dialect?: SqlFamily;
+  /** Run the migrations before the first query (default true). */
+  migrate?: boolean;
+  /** Destroy `db` in close() (default false: the caller owns it). */
+  destroyOnClose?: boolean;
+  /**
+   * The AES-256 key: 32 bytes, or their base64 / hex text. Default: the `ADK_CREDENTIAL_KEY`
+   * environment variable (e.g. from `openssl rand -base64 32`).
+   */
+  encryptionKey?: string | Uint8Array;
+}
+
+function parseKey(value: string | Uint8Array | undefined): Buffer {
+  if (value === undefined || value === '') {
+    throw new CredentialKeyError(
+      `SqlCredentialService needs an encryption key: set ${CREDENTIAL_KEY_ENV} to 32 random bytes in base64 or hex (e.g. \`openssl rand -base64 32\`) or pass \`encryptionKey\`.`,
+      { details: { envVar: CREDENTIAL_KEY_ENV } },
+    );
+  }
+  if (typeof value !== 'string') {
+    if (value.length !== 32)
+      throw new CredentialKeyError(`The credential encryption key must be 32 bytes (got ${value.length})`);
+    return Buffer.from(value);
+  }
+  const text = value.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (bytes.length !== 32)
+    throw new CredentialKeyError(
+      `The credential encryption key must be 32 bytes in base64 or hex (it decodes to ${bytes.length} bytes)`,
+    );
+  return bytes;
+}
+
+interface Row {
+  ciphertext: string;
+  key_id: string;
+}
+
+/**
+ * Tool credentials in the session database, encrypted at rest with AES-256-GCM (a fresh 12-byte
+ * IV per write; app, user and key bound in as associated data so a row cannot be moved to another
+ * user). The key comes from `ADK_CREDENTIAL_KEY` or the options and never leaves the process.
+ */
+export class SqlCredentialService implements CredentialService {
+  readonly family: SqlFamily;
+  private readonly db: AnyKysely;
+  private readonly f: SqlFlavor;
+  private readonly prefix: string;
+  private readonly table;
+  private readonly key: Buffer;
+  private readonly keyId: string;
+
+  constructor(private readonly options: SqlCredentialServiceOptions) {
+    this.db = options.db;
+    this.family = options.dialect ?? detectFamily(options.db);
+    this.f = flavorOf(this.family);
+    const tables = tablesFor(options.tablePrefix);
+    this.prefix = tables.prefix;
+    this.table = sql.table(credentialTableFor(tables));
+    this.key = parseKey(options.encryptionKey ?? process.env[CREDENTIAL_KEY_ENV]);
+    this.keyId = createHash('sha256').update(this.key).digest('hex').slice(0, 16);
+  }
+
+  /** A service on its own database, built from a URL (see `kyselyFromUrl`); close() releases it. */
+  static async fromUrl(
+    url = 'pglite://memory',
+    options: Omit<SqlCredentialServiceOptions, 'db'> & KyselyFromUrlOptions = {},
+  ): Promise<SqlCredentialService> {
+    const { maxConnections, ...rest } = options;
+    parseKey(rest.encryptionKey ?? process.env[CREDENTIAL_KEY_ENV]);
+    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    return new SqlCredentialService({ destroyOnClose: true, ...rest, db });
+  }
+
+  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
+  async migrate(): Promise<void> {
+    await ensureMigrated(this.db, this.prefix, this.family);
+  }
+
+  async loadCredential(params: CredentialScope & { key: string }): Promise<AuthCredential | undefined> {
+    await this.ready();
+    const { rows } = await sql<Row>`
+      select ciphertext, key_id from ${this.table}
+      where app_name = ${params.appName} and user_id = ${params.userId} and credential_key = ${params.key}`.execute(
+      this.db,
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    if (row.key_id !== this.keyId)
+      throw new CredentialKeyError(
+        `The stored credential "${params.key}" was encrypted with another key than the current ${CREDENTIAL_KEY_ENV}`,
+      );
+    return this.decrypt(row.ciphertext, params);
+  }
+
+  async saveCredential(params: CredentialScope & { key: string; credential: AuthCredential }): Promise<void> {
+    const ciphertext = this.encrypt(params.credential, params);
+    const now = this.f.time(microsFromMs(Date.now()));
+    await this.ready();
+    await sql`
+      insert into ${this.table} (app_name, user_id, credential_key, ciphertext, key_id, updated_at)
+      values (${params.appName}, ${params.userId}, ${params.key}, ${ciphertext}, ${this.keyId}, ${now})
+      on conflict (app_name, user_id, credential_key)
+      do update set ciphertext = excluded.ciphertext, key_id = excluded.key_id, updated_at = excluded.updated_at`.execute(
+      this.db,
+    );
+  }
+
+  async deleteCredential(params: CredentialScope & { key: string }): Promise<void> {
+    await this.ready();
+    await sql`
+      delete from ${this.table}
+      where app_name = ${params.appName} and user_id = ${params.userId} and credential_key = ${params.key}`.execute(
+      this.db,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.options.destroyOnClose) await this.db.destroy();
+  }
+
+  private async ready(): Promise<void> {
+    if (this.options.migrate !== false) await this.migrate();
+  }
+
+  private aad(params: CredentialScope & { key: string }): Buffer {
+    return Buffer.from(`${params.appName}\u0000${params.userId}\u0000${params.key}`, 'utf8');
+  }
+
+  private encrypt(credential: AuthCredential, params: CredentialScope & { key: string }): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(this.aad(params));
+    const body = Buffer.concat([cipher.update(JSON.stringify(credential), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+  }
+
+  private decrypt(ciphertext: string, params: CredentialScope & { key: string }): AuthCredential {
+    const bytes = Buffer.from(ciphertext, 'base64');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+      decipher.setAAD(this.aad(params));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      const text = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+      const value: unknown = JSON.parse(text);
+      if (!isPlainObject(value) || typeof value.authType !== 'string') throw new Error('not a credential');
+      return value as unknown as AuthCredential;
+    } catch (error) {
+      // Tampered row, a row moved to another user or key, or a corrupt value: never return garbage.
+      throw new CredentialKeyError(`The stored credential "${params.key}" could not be decrypted`, {
+        cause: error,
+      });
+    }
+  }
+}
