@@ -1,4 +1,10 @@
-import { type Content, type LlmRequest, type Part, ValidationError } from '@adk/core';
+import {
+  type Content,
+  type LlmRequest,
+  type Part,
+  UnsupportedBuiltInToolError,
+  ValidationError,
+} from '@adk/core';
 import { toStrictSchema } from './schema.js';
 
 export interface OpenAIRequestSettings {
@@ -20,6 +26,9 @@ export function toOpenAIRequestBody(
     messages.push({ role: settings.systemRole, content: request.systemInstruction });
   messages.push(...toOpenAIMessages(request.contents));
   const body: Record<string, unknown> = { model: request.model, messages };
+  // Chat Completions has no vendor-run tools (web search and friends live in other OpenAI APIs).
+  const builtIn = request.builtInTools?.[0];
+  if (builtIn) throw new UnsupportedBuiltInToolError('OpenAI Chat Completions', builtIn.type, []);
   if (request.tools?.length) {
     body.tools = request.tools.map((tool) => {
       const { $schema: _s, ...parameters } = tool.parameters ?? { type: 'object', properties: {} };

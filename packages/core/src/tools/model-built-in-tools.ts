@@ -9,7 +9,7 @@ export class UnsupportedBuiltInToolError extends AdkError {
   constructor(provider: string, type: string, supported: readonly string[]) {
     super(
       'UNSUPPORTED_BUILT_IN_TOOL',
-      `${provider} has no built-in tool "${type}" (it supports: ${supported.join(', ')})`,
+      `${provider} has no built-in tool "${type}" (${supported.length > 0 ? `it supports: ${supported.join(', ')}` : 'it has none'})`,
       { details: { provider, type, supported: [...supported] } },
     );
   }
