@@ -7,6 +7,7 @@ import { createServer, type Server as HttpServer, type IncomingHttpHeaders } fro
 import type { AddressInfo } from 'node:net';
 import { LlmAgent } from '@adk/core';
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -144,6 +145,26 @@ describe('McpToolset protocol edges', () => {
     const posts = seen.headers.filter((h) => h['content-type']?.includes('application/json'));
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((h) => h.authorization === 'Bearer rotated-token')).toBe(true);
+    await set.close();
+  });
+
+  it('uses the access token of an OAuth client provider', async () => {
+    const authProvider: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1/callback'], client_name: 'adk-test' },
+      clientInformation: () => ({ client_id: 'adk-test' }),
+      tokens: () => ({ access_token: 'oauth-access-token', token_type: 'Bearer' }),
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => undefined,
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => 'verifier',
+    };
+    const set = new McpToolset({ name: 'edges', connection: { type: 'http', url, authProvider } });
+    seen.headers.length = 0;
+    expect((await set.listTools()).length).toBeGreaterThan(0);
+    const posts = seen.headers.filter((h) => h['content-type']?.includes('application/json'));
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.every((h) => h.authorization === 'Bearer oauth-access-token')).toBe(true);
     await set.close();
   });
 

@@ -45,7 +45,10 @@ export interface ServeAgentAsMcpOptions {
 export interface McpAgentServer {
   /** The Streamable HTTP endpoint, for the http transport. */
   readonly url: string | undefined;
-  /** Stops the server (and for stdio, stops reading stdin). Does not close the runner. */
+  /**
+   * Stops the server (and for stdio, stops reading stdin). A runner given to serveAgentAsMcp stays
+   * open (it is the caller's); one made for a given agent is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -80,6 +83,7 @@ export async function serveAgentAsMcp(
   agentOrRunner: BaseAgent | Runner,
   options: ServeAgentAsMcpOptions,
 ): Promise<McpAgentServer> {
+  const owned = !(agentOrRunner instanceof Runner);
   const runner =
     agentOrRunner instanceof Runner
       ? agentOrRunner
@@ -118,13 +122,16 @@ export async function serveAgentAsMcp(
     return server;
   };
 
+  // A runner made here is ours to close (its toolsets, e.g. MCP sessions); a given one is not.
+  const release = () => (owned ? runner.close() : Promise.resolve());
   if (options.transport === 'stdio') {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const server = makeServer();
     await server.connect(new StdioServerTransport());
-    return { url: undefined, close: () => server.close() };
+    return { url: undefined, close: () => server.close().finally(release) };
   }
-  return serveHttp(makeServer, options.transport);
+  const served = await serveHttp(makeServer, options.transport);
+  return { url: served.url, close: () => served.close().finally(release) };
 }
 
 async function serveHttp(
