@@ -7,7 +7,7 @@ export const FIXTURE_APPS = fileURLToPath(new URL('./apps', import.meta.url));
 
 /** The environment with no model keys, so the offline demo model answers. */
 export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
+  const env = { ...process.env };
   for (const key of [
     'GEMINI_API_KEY',
     'GOOGLE_API_KEY',
@@ -18,7 +18,7 @@ export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
     'DATABASE_URL',
   ])
     delete env[key];
-  return { ...env, NO_COLOR: '1' };
+  return { ...env, NO_COLOR: '1', ...extra };
 }
 
 export interface CliResult {
