@@ -128,7 +128,8 @@ function sessionDetails(session: Session): SessionDetails {
     appName: session.appName,
     userId: session.userId,
     state: session.state,
-    events: session.events,
+    // adk-python's Session shape: times in float seconds.
+    events: session.events.map((e) => ({ ...e, timestamp: e.timestamp / 1000 })),
     lastUpdateTime: session.lastUpdateTime / 1000,
   };
 }
