@@ -1,4 +1,4 @@
-import { InMemorySessionService, LlmAgent } from '@adk/core';
+import { type GetSessionParams, InMemorySessionService, LlmAgent, type Session } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistant, readSse, startServer, type TestServer } from './__fixtures__/apps.js';
@@ -151,5 +151,78 @@ describe('graceful shutdown', () => {
     expect(events.at(-1)).toMatchObject({ errorCode: 'CANCELLED', interrupted: true });
     await closed;
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('failures and disconnects', () => {
+  it('a failure that escapes the runner ends /run_sse with an `error` event', async () => {
+    // The store answers the route's session check, then fails when the runner loads the session.
+    class FlakyStore extends InMemorySessionService {
+      calls = 0;
+      override async getSession(params: GetSessionParams): Promise<Session | undefined> {
+        if (++this.calls > 1 && params.sessionId === 'flaky') throw new Error('database went away');
+        return super.getSession(params);
+      }
+    }
+    const store = new FlakyStore();
+    const s = await startServer({ sessionService: store, apps: { assistant: assistant() }, logger });
+    try {
+      await store.createSession({ appName: 'assistant', userId: 'u', sessionId: 'flaky' });
+      store.calls = 0;
+      const response = await fetch(`${s.url}/run_sse`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          appName: 'assistant',
+          userId: 'u',
+          sessionId: 'flaky',
+          newMessage: { role: 'user', parts: [{ text: 'hi' }] },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const { events } = await readSse(response);
+      expect(events.at(-1)).toEqual({ error: 'Error: database went away' });
+      expect(lines.some((l) => l.startsWith('error run_sse failed: Error: database went away'))).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a client that goes away cancels its run', async () => {
+    const sessions = new InMemorySessionService();
+    const s = await startServer({ sessionService: sessions, apps: { slow: slowApp(10_000) } });
+    try {
+      for (const [route, id] of [
+        ['/run', 'gone-run'],
+        ['/run_sse', 'gone-sse'],
+      ] as const) {
+        await fetch(`${s.url}/apps/slow/users/u/sessions/${id}`, { method: 'POST' });
+        const controller = new AbortController();
+        const pending = fetch(`${s.url}${route}`, {
+          method: 'POST',
+          signal: controller.signal,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            appName: 'slow',
+            userId: 'u',
+            sessionId: id,
+            newMessage: { role: 'user', parts: [{ text: 'go' }] },
+          }),
+        }).then((r) => r.text());
+        await new Promise((r) => setTimeout(r, 150));
+        controller.abort();
+        await pending.catch(() => undefined);
+        const deadline = Date.now() + 3000;
+        let last: Session | undefined;
+        while (Date.now() < deadline) {
+          last = await sessions.getSession({ appName: 'slow', userId: 'u', sessionId: id });
+          if (last?.events.at(-1)?.errorCode) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(last?.events.at(-1), route).toMatchObject({ errorCode: 'CANCELLED' });
+      }
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -21,6 +21,8 @@ interface PreparedRun {
   params: RunParams;
   request: Request;
   tracked: TrackedRun;
+  /** Aborts the run (the client went away). */
+  stop: AbortController;
   splitArtifacts: boolean;
 }
 
@@ -46,11 +48,13 @@ async function prepare(ctx: RouteContext, request: Request, streamingAllowed: bo
     ...(req.customMetadata ? { custom: req.customMetadata } : {}),
   };
   const tracked = ctx.runs.start();
-  const signal = AbortSignal.any([tracked.signal, request.signal]);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([tracked.signal, request.signal, stop.signal]);
   return {
     runner,
     request,
     tracked,
+    stop,
     splitArtifacts: !req.functionCallEventId,
     params: {
       userId: req.userId,
@@ -110,6 +114,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
     const run = await prepare(ctx, c.req.raw, true);
     const iterator = run.runner.run(run.params)[Symbol.asyncIterator]();
     let finished = false;
+    let cancelled = false;
     const finish = () => {
       if (finished) return;
       finished = true;
@@ -119,6 +124,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       async pull(controller) {
         try {
           const next = await (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
+          if (cancelled) return;
           if (next.done) {
             finish();
             controller.close();
@@ -130,6 +136,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
             chunk += `data: ${JSON.stringify(json)}\n\n`;
           controller.enqueue(encoder.encode(chunk));
         } catch (error) {
+          if (cancelled) return;
           // The runner turns agent failures into error events; this is what escapes it (a store
           // down, a plugin crash): told to the client as an error event, then the stream ends.
           ctx.logger.error(errorLine('run_sse failed', error));
@@ -143,6 +150,8 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       },
       async cancel() {
         // The client went away: stop the run (the runner aborts its model call and tools).
+        cancelled = true;
+        run.stop.abort();
         try {
           await iterator.return?.(undefined);
         } finally {
