@@ -2,7 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -82,7 +86,8 @@ class AuthServer {
       const form = Object.fromEntries(new URLSearchParams(raw));
       this.tokenRequests.push(form);
       const basic = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
-      if (req.headers.authorization !== `Basic ${basic}`) return { status: 401, body: { error: 'invalid_client' } };
+      if (req.headers.authorization !== `Basic ${basic}`)
+        return { status: 401, body: { error: 'invalid_client' } };
       if (form.grant_type === 'authorization_code') {
         const code = this.codes.get(form.code ?? '');
         this.codes.delete(form.code ?? '');
@@ -94,7 +99,8 @@ class AuthServer {
         return { status: 200, body: this.newToken(3600) };
       }
       if (form.grant_type === 'refresh_token') {
-        if (!this.refreshTokens.delete(form.refresh_token ?? '')) return { status: 400, body: { error: 'invalid_grant' } };
+        if (!this.refreshTokens.delete(form.refresh_token ?? ''))
+          return { status: 400, body: { error: 'invalid_grant' } };
         return { status: 200, body: this.newToken(3600) };
       }
       return { status: 400, body: { error: 'unsupported_grant_type' } };
@@ -114,7 +120,9 @@ describe('OAuth2 authorization code flow through the Runner', () => {
   const exporter = new InMemorySpanExporter();
   beforeAll(async () => {
     await auth.start();
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+    );
   });
   afterAll(() => {
     auth.server.close();
@@ -171,7 +179,13 @@ describe('OAuth2 authorization code flow through the Runner', () => {
     const agent = new LlmAgent({ name: 'assistant', model, tools: [profile] });
     const sessionService = new InMemorySessionService();
     const credentialService = new InMemoryCredentialService();
-    const runner = new Runner({ appName: 'app', agent, sessionService, credentialService, autoCreateSession: true });
+    const runner = new Runner({
+      appName: 'app',
+      agent,
+      sessionService,
+      credentialService,
+      autoCreateSession: true,
+    });
     const run = async (message: Parameters<Runner['run']>[0]['newMessage']) => {
       const out: Event[] = [];
       for await (const e of runner.run({ userId: 'u', sessionId: 's', newMessage: message })) out.push(e);
@@ -197,7 +211,11 @@ describe('OAuth2 authorization code flow through the Runner', () => {
       ...requested,
       exchangedAuthCredential: {
         authType: 'oauth2',
-        oauth2: { ...requested.exchangedAuthCredential?.oauth2, authResponseUri: callback, redirectUri: REDIRECT_URI },
+        oauth2: {
+          ...requested.exchangedAuthCredential?.oauth2,
+          authResponseUri: callback,
+          redirectUri: REDIRECT_URI,
+        },
       },
     };
     const second = await run({
@@ -214,7 +232,9 @@ describe('OAuth2 authorization code flow through the Runner', () => {
     });
     // 3. The code was exchanged (with the PKCE verifier) and the tool called the API with the token.
     expect(auth.tokenRequests.at(-1)?.grant_type).toBe('authorization_code');
-    const toolResponse = second.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.id === 'call-1');
+    const toolResponse = second
+      .flatMap((e) => e.content?.parts ?? [])
+      .find((p) => p.functionResponse?.id === 'call-1');
     expect(toolResponse?.functionResponse?.response).toEqual({ status: 200, profile: { name: 'Ada' } });
     expect(second.at(-1)?.content?.parts[0]?.text).toBe('Hello Ada');
 
@@ -223,7 +243,9 @@ describe('OAuth2 authorization code flow through the Runner', () => {
     vi.spyOn(Date, 'now').mockImplementation(() => now + 2 * 3600_000);
     const third = await run(userContent('and now?'));
     expect(auth.tokenRequests.at(-1)?.grant_type).toBe('refresh_token');
-    const refreshed = third.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.id === 'call-2');
+    const refreshed = third
+      .flatMap((e) => e.content?.parts ?? [])
+      .find((p) => p.functionResponse?.id === 'call-2');
     expect(refreshed?.functionResponse?.response).toEqual({ status: 200, profile: { name: 'Ada' } });
     expect(seenTokens).toHaveLength(2);
     expect(seenTokens[0]).not.toBe(seenTokens[1]);
@@ -237,7 +259,9 @@ describe('OAuth2 authorization code flow through the Runner', () => {
 
     // 5. No secret anywhere: not in the stored session, the yielded events, logs or spans.
     const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
-    const spans = exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events }));
+    const spans = exporter
+      .getFinishedSpans()
+      .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events }));
     expect(spans.length).toBeGreaterThan(0);
     const haystack = JSON.stringify([session, first, second, third, logs, spans]);
     const secrets = [CLIENT_SECRET, ...auth.issued];
