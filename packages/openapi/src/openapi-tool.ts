@@ -101,11 +101,15 @@ export class OpenApiTool extends BaseTool {
     const headers: Record<string, string> = { ...this.init.headers };
     const query: string[] = [];
     const cookies: string[] = [];
+    // Credential values, redacted from any error the HTTP layer reports.
+    const secrets: string[] = [];
     for (const config of this.init.authConfigs) {
       const credential = await context.getCredential(config);
       // The credential was requested from the client: the call pauses until it answers.
       if (!credential) return { pending: 'Waiting for the user to provide credentials for this API.' };
       const placement = applyCredential(config.authScheme, credential);
+      for (const part of [placement.headers, placement.query, placement.cookies])
+        for (const value of Object.values(part)) secrets.push(value, value.replace(/^\S+\s+/, ''));
       Object.assign(headers, placement.headers);
       for (const [k, v] of Object.entries(placement.query))
         query.push(`${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
@@ -159,7 +163,7 @@ export class OpenApiTool extends BaseTool {
     try {
       const response = await send(
         request,
-        secretValues(headers),
+        [...secrets, ...secretValues(headers)].filter((v) => v.length >= 4),
         'application/json, text/*;q=0.9, */*;q=0.8',
       );
       return await readResponse(response);
