@@ -71,6 +71,19 @@ for (const target of testDatabases()) {
       expect(info).toMatchObject({ version, mimeType: 'application/octet-stream', sizeBytes: bytes.length });
     });
 
+    it('accepts base64 without padding or in the URL-safe alphabet, and returns canonical base64', async () => {
+      const bytes = Buffer.from([251, 255, 190, 1]);
+      for (const data of [bytes.toString('base64url'), bytes.toString('base64').replace(/=+$/, '')]) {
+        const version = await service.saveArtifact({
+          ...scope,
+          filename: 'b64',
+          artifact: { inlineData: { mimeType: 'x/y', data } },
+        });
+        const loaded = await service.loadArtifact({ ...scope, filename: 'b64', version });
+        expect(loaded?.inlineData?.data).toBe(bytes.toString('base64'));
+      }
+    });
+
     it('rejects content over the size limit with ARTIFACT_TOO_LARGE and stores nothing', async () => {
       const small = new SqlArtifactService({ db, tablePrefix, maxArtifactBytes: 1000, migrate: false });
       const data = Buffer.alloc(1001).toString('base64');

@@ -55,8 +55,11 @@ interface VersionRow {
 interface ContentRow {
   kind: Kind;
   part: string;
-  data: Uint8Array | null;
+  /** Base64 (inline) or text from Postgres; bytes from SQLite. */
+  payload: string | Uint8Array | null;
 }
+
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * Versioned artifacts in the session database: content as `bytea` (Postgres, PGlite) or `blob`
@@ -101,7 +104,7 @@ export class SqlArtifactService implements ArtifactService {
 
   async saveArtifact(params: SaveArtifactParams): Promise<number> {
     const key = this.key(params);
-    const { kind, bytes, rest, size } = this.encode(params);
+    const { kind, data, rest, size } = this.encode(params);
     const f = this.f;
     const mimeType = artifactMimeType(params.artifact) ?? null;
     const metadata = params.customMetadata === undefined ? sql`null` : f.json(params.customMetadata);
@@ -123,7 +126,7 @@ export class SqlArtifactService implements ArtifactService {
         insert into ${this.artifacts} (app_name, user_id, session_id, filename, version, kind, mime_type,
           data, part, custom_metadata, size_bytes, created_at)
         values (${key.appName}, ${key.userId}, ${key.scope}, ${key.filename}, ${version}, ${kind}, ${mimeType},
-          ${bytes ?? null}, ${f.json(rest)}, ${metadata}, ${size}, ${now})`.execute(trx);
+          ${data}, ${f.json(rest)}, ${metadata}, ${size}, ${now})`.execute(trx);
       return version;
     });
   }
@@ -132,7 +135,7 @@ export class SqlArtifactService implements ArtifactService {
     const key = this.key(params);
     await this.ready();
     const { rows } = await sql<ContentRow>`
-      select kind, ${this.f.jsonText(sql`part`)} as part, data from ${this.artifacts}
+      select kind, ${this.f.jsonText(sql`part`)} as part, ${this.payload()} as payload from ${this.artifacts}
       where ${this.where(key)} ${this.versionFilter(params.version)}`.execute(this.db);
     const row = rows[0];
     return row ? decodeRow(row, params.filename) : undefined;
@@ -226,36 +229,55 @@ export class SqlArtifactService implements ArtifactService {
   }
 
   /**
-   * The bytes to store (decoded once; the size is checked from the base64 length first, so an
-   * oversize artifact is never decoded) and the part without them.
+   * The content to store and the part without it. The size is checked from the base64 length
+   * first, so an oversize artifact is never decoded. Postgres and PGlite receive the base64 text and
+   * decode it themselves (`decode(…, 'base64')`), so the bytes are never materialised in JS at all;
+   * SQLite receives one decoded Buffer.
    */
   private encode(params: SaveArtifactParams): {
     kind: Kind;
-    bytes: Buffer | undefined;
+    data: RawBuilder<unknown>;
     rest: Part;
     size: number;
   } {
     const part = params.artifact;
+    const pg = this.family === 'postgres';
     if (part.inlineData) {
-      this.checkSize(Buffer.byteLength(part.inlineData.data, 'base64'), params.filename);
-      const bytes = Buffer.from(part.inlineData.data, 'base64');
+      let base64 = part.inlineData.data;
+      const size = Buffer.byteLength(base64, 'base64');
+      this.checkSize(size, params.filename);
+      // Node accepts base64 that Postgres rejects (URL-safe alphabet, no padding, whitespace).
+      if (pg && !CANONICAL_BASE64.test(base64)) base64 = Buffer.from(base64, 'base64').toString('base64');
       const { data: _data, ...inline } = part.inlineData;
       return {
         kind: 'inline',
-        bytes,
+        data: pg ? sql`decode(${base64}, 'base64')` : sql`${Buffer.from(base64, 'base64')}`,
         rest: { ...part, inlineData: { ...inline, data: '' } },
-        size: bytes.length,
+        size,
       };
     }
     if (part.text !== undefined) {
-      const bytes = Buffer.from(part.text, 'utf8');
-      this.checkSize(bytes.length, params.filename);
+      const size = Buffer.byteLength(part.text, 'utf8');
+      this.checkSize(size, params.filename);
       const { text: _text, ...rest } = part;
-      return { kind: 'text', bytes, rest, size: bytes.length };
+      return {
+        kind: 'text',
+        data: pg ? sql`convert_to(${part.text}, 'UTF8')` : sql`${Buffer.from(part.text, 'utf8')}`,
+        rest,
+        size,
+      };
     }
     const size = Buffer.byteLength(JSON.stringify(part), 'utf8');
     this.checkSize(size, params.filename);
-    return { kind: 'part', bytes: undefined, rest: part, size };
+    return { kind: 'part', data: sql`null`, rest: part, size };
+  }
+
+  /** The stored content as the part needs it: base64 or text from Postgres, bytes from SQLite. */
+  private payload(): RawBuilder<unknown> {
+    if (this.family !== 'postgres') return sql`data`;
+    // encode() breaks base64 into 76-character lines; chr(10) is the newline it inserts.
+    return sql`case kind when 'inline' then translate(encode(data, 'base64'), chr(10), '')
+      when 'text' then convert_from(data, 'UTF8') end`;
   }
 
   private checkSize(size: number, filename: string): void {
@@ -272,15 +294,17 @@ function decodeRow(row: ContentRow, filename: string): Part {
   if (!isPlainObject(rest)) throw new ValidationError(`Invalid stored artifact ${filename}: not an object`);
   const part = rest as Part;
   if (row.kind === 'part') return part;
-  const bytes = row.data ?? new Uint8Array();
-  // A view over the driver's buffer: the bytes are encoded once, never copied first.
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (row.kind === 'text') return { ...part, text: view.toString('utf8') };
+  const payload = row.payload ?? '';
+  let content: string;
+  if (typeof payload === 'string') content = payload;
+  else {
+    // A view over the driver's buffer: the bytes are encoded once, never copied first.
+    const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    content = view.toString(row.kind === 'text' ? 'utf8' : 'base64');
+  }
+  if (row.kind === 'text') return { ...part, text: content };
   const inline = part.inlineData;
-  return {
-    ...part,
-    inlineData: { ...inline, mimeType: inline?.mimeType ?? '', data: view.toString('base64') },
-  };
+  return { ...part, inlineData: { ...inline, mimeType: inline?.mimeType ?? '', data: content } };
 }
 
 function versionFromRow(row: VersionRow, filename: string): ArtifactVersion {
