@@ -200,7 +200,11 @@ export async function send(request: HttpRequest, secrets: string[], accept?: str
   const form = request.body instanceof URLSearchParams;
   addHeaders({
     'content-type':
-      request.body === undefined ? undefined : form ? 'application/x-www-form-urlencoded' : 'application/json',
+      request.body === undefined
+        ? undefined
+        : form
+          ? 'application/x-www-form-urlencoded'
+          : 'application/json',
     accept: accept ?? 'application/json',
     'user-agent': userAgent(request.packageName, request.packageVersion),
   });
