@@ -58,6 +58,22 @@ describe.concurrent('adk eval', () => {
     expect(r.stdout).not.toContain('paris_then_london');
   });
 
+  it('loads custom metrics named in the config (code_config.name = "<file>:<export>")', async () => {
+    const r = await runCli([
+      'eval',
+      AGENT,
+      SET,
+      '--config',
+      join(EVAL, 'custom_config.json'),
+      '--no-history',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '✓ paris  turns 1.000/1  mentions_city 1.000/1  response_match_score 1.000/0.75',
+    );
+    expect(r.stdout).toContain('✓ paris_then_london  turns 2.000/1  mentions_city 1.000/1');
+  });
+
   it('exits 2 when the eval cannot run: missing file, unknown case, bad config, bad flag value', async () => {
     const missing = await runCli(['eval', AGENT, join(EVAL, 'nope.evalset.json')]);
     expect(missing.code).toBe(2);

@@ -1,11 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type BaseAgent, defaultModelRegistry, isAdkError } from '@adk/core';
 import { type Command, Option } from 'commander';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader, loadAgentModule } from '../loader/app-loader.js';
 import { loadEnvFile } from '../loader/env-file.js';
+import { enableTypeScript } from '../loader/typescript.js';
 import { registerModelsFromEnv } from '../models/pick-model.js';
 import type { CommandModule } from './command.js';
 
@@ -59,6 +61,49 @@ function splitSelection(arg: string): { file: string; ids?: string[] } {
   };
 }
 
+/**
+ * Custom metrics named in the config's `custom_metrics` (`code_config.name`): adk-python gives a
+ * Python dotted path; here it is `<module file>:<export>` (default export without `:`), relative
+ * to the config file. The export is a function of the run or a `{ name, evaluate }` metric.
+ */
+async function loadCustomMetrics(
+  config: { customMetrics?: Record<string, { codeConfig: { name: string } }> | undefined },
+  configPath: string | undefined,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const base = configPath ? dirname(resolve(configPath)) : process.cwd();
+  for (const [metricName, custom] of Object.entries(config.customMetrics ?? {})) {
+    const spec = custom.codeConfig.name;
+    const colon = spec.lastIndexOf(':');
+    const [file, exportName] = colon > 1 ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, 'default'];
+    const path = isAbsolute(file) ? file : resolve(base, file);
+    if (!existsSync(path))
+      throw new CliUsageError(
+        `Custom metric ${metricName}: no module at ${path} (code_config.name is "<file>:<export>")`,
+      );
+    await enableTypeScript();
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new CliUsageError(
+        `Custom metric ${metricName}: failed to load ${path}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    const metric = module[exportName];
+    const ok =
+      typeof metric === 'function' ||
+      (typeof metric === 'object' &&
+        metric !== null &&
+        typeof (metric as { evaluate?: unknown }).evaluate === 'function');
+    if (!ok)
+      throw new CliUsageError(`Custom metric ${metricName}: ${path} exports no function \`${exportName}\``);
+    out[metricName] = metric;
+  }
+  return out;
+}
+
 function fmt(score: number | null | undefined): string {
   return typeof score === 'number' ? score.toFixed(3) : '—';
 }
@@ -105,11 +150,15 @@ async function evaluateAgent(agentPath: string, setArgs: string[], options: Eval
 
   const { appName, folder, agent } = await loadAgent(agentPath);
   registerModelsFromEnv(defaultModelRegistry);
+  const customMetrics = (await loadCustomMetrics(config, configPath)) as NonNullable<
+    Parameters<typeof evalLib.evaluate>[0]['customMetrics']
+  >;
   const result = await evalLib.evaluate({
     agent,
     appName,
     evalSets: sets,
     config,
+    customMetrics,
     numRuns,
     concurrency,
     minPassRate,
