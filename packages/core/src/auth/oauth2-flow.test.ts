@@ -17,6 +17,7 @@ import {
   InMemoryCredentialService,
   InMemorySessionService,
   LlmAgent,
+  type Plugin,
   REQUEST_CREDENTIAL,
   Runner,
   userContent,
@@ -179,12 +180,25 @@ describe('OAuth2 authorization code flow through the Runner', () => {
     const agent = new LlmAgent({ name: 'assistant', model, tools: [profile] });
     const sessionService = new InMemorySessionService();
     const credentialService = new InMemoryCredentialService();
+    // A logging plugin sees every user message and event: none may carry a secret.
+    const plugin: Plugin = {
+      name: 'recorder',
+      onUserMessage: ({ context, message }) => {
+        logs.push(JSON.stringify([message, context.userContent]));
+        return undefined;
+      },
+      onEvent: ({ event }) => {
+        logs.push(JSON.stringify(event));
+        return undefined;
+      },
+    };
     const runner = new Runner({
       appName: 'app',
       agent,
       sessionService,
       credentialService,
       autoCreateSession: true,
+      plugins: [plugin],
     });
     const run = async (message: Parameters<Runner['run']>[0]['newMessage']) => {
       const out: Event[] = [];

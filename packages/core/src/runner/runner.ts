@@ -171,6 +171,10 @@ export class Runner {
       'adk.invocation_id': invocationId,
     }));
     const shared: InvocationShared = { llmCalls: 0, ended: false, tempState: {} };
+    // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
+    // committed event see them.
+    const taken = params.newMessage ? takeAuthAnswers(params.newMessage) : undefined;
+    if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
     let ctx = new InvocationContext({
       invocationId,
       appName: this.appName,
@@ -186,20 +190,16 @@ export class Runner {
       signal,
       agent: this.agent,
       rootAgent: this.agent,
-      userContent: params.newMessage,
+      userContent: taken?.message,
       shared,
       trace,
       contextCompression: this.contextCompression,
     });
     let failure: unknown;
     try {
-      let message = params.newMessage;
+      let message = taken?.message;
       if (message) {
         message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
-        // Credentials a client supplies stay in memory for this invocation; the event keeps none.
-        const taken = takeAuthAnswers(message);
-        message = taken.message;
-        if (taken.answers.size > 0) shared.authAnswers = taken.answers;
         ctx = new InvocationContext({ ...ctx, userContent: message });
         const userEvent = createEvent({
           invocationId,
