@@ -41,6 +41,8 @@ const jobs = {
       '--continue=never',
       '--concurrency=2',
     ],
+    // Packs the public packages and type-checks their README examples in a fresh consumer project.
+    ['run', 'check:consumer'],
   ],
   bench: [
     ['turbo', 'run', 'build', '--output-logs=errors-only'],

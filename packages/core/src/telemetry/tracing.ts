@@ -1,8 +1,28 @@
 // OpenTelemetry through `@opentelemetry/api` only (an optional peer). The API is loaded lazily once;
 // without it, or without a registered SDK, spans are no-ops and cost next to nothing.
+// Its types stay inside this file: public declarations use the structural types below, so a
+// consumer without the optional peer still type-checks (`skipLibCheck: false`).
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 
 type OtelApi = typeof import('@opentelemetry/api');
+
+/** Span attribute values, as OpenTelemetry accepts them. */
+export type SpanAttributes = Record<
+  string,
+  | string
+  | number
+  | boolean
+  | (string | null | undefined)[]
+  | (number | null | undefined)[]
+  | (boolean | null | undefined)[]
+  | undefined
+>;
+
+/** The part of an OpenTelemetry span the runtime uses (any OpenTelemetry `Span` fits). */
+export interface SpanLike {
+  setAttributes(attributes: SpanAttributes): unknown;
+  end(): void;
+}
 
 let api: OtelApi | null | undefined;
 let loading: Promise<void> | undefined;
@@ -25,8 +45,9 @@ const TRACER_NAME = '@adk/core';
 
 /** The span an operation runs under (undefined when telemetry is off). */
 export interface TraceContext {
-  readonly span: Span | undefined;
-  readonly context: Context | undefined;
+  readonly span: SpanLike | undefined;
+  /** An OpenTelemetry `Context` (opaque here). */
+  readonly context: unknown;
 }
 
 export const NO_TRACE: TraceContext = { span: undefined, context: undefined };
@@ -36,23 +57,27 @@ function tracer(): Tracer | undefined {
 }
 
 /** Starts a child span of `parent`. `attributes` is only evaluated when the span records. */
-export function startSpan(name: string, parent: TraceContext, attributes?: () => Attributes): TraceContext {
+export function startSpan(
+  name: string,
+  parent: TraceContext,
+  attributes?: () => SpanAttributes,
+): TraceContext {
   const t = tracer();
   if (!t || !api) return NO_TRACE;
-  const parentContext = parent.context ?? api.context.active();
+  const parentContext = (parent.context as Context | undefined) ?? api.context.active();
   const span = t.startSpan(name, {}, parentContext);
   if (!span.isRecording()) return { span: undefined, context: parentContext };
-  if (attributes) span.setAttributes(attributes());
+  if (attributes) span.setAttributes(attributes() as Attributes);
   return { span, context: api.trace.setSpan(parentContext, span) };
 }
 
-export function setSpanAttributes(trace: TraceContext, attributes: () => Attributes): void {
+export function setSpanAttributes(trace: TraceContext, attributes: () => SpanAttributes): void {
   if (trace.span) trace.span.setAttributes(attributes());
 }
 
 /** Ends the span, recording an error status when given one. */
 export function endSpan(trace: TraceContext, error?: unknown): void {
-  const span = trace.span;
+  const span = trace.span as Span | undefined;
   if (!span) return;
   if (error !== undefined && api) {
     span.recordException(error instanceof Error ? error : String(error));
