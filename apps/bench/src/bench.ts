@@ -12,6 +12,7 @@ import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
+import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
@@ -24,6 +25,7 @@ export const scenarios: Scenario[] = [
   providerPath,
   a2a,
   storage,
+  server,
 ];
 
 export interface BenchOptions {

@@ -1,0 +1,110 @@
+// Child process: `sessions` concurrent conversations against an ADK api_server, each running `turns`
+// turns one after the other through POST /run_sse (each reply read to its end and checked); prints
+// turns per second, per-turn latencies and errors. node:http with keep-alive, as in the A2A load.
+import { Agent, request as httpRequest } from 'node:http';
+import { FINAL_TEXT } from '../frameworks/types.js';
+import { emitResult, workerArgs } from './protocol.js';
+
+export interface ServerLoadArgs {
+  url: string;
+  sessions: number;
+  turns: number;
+  /** Prefix of the session ids, so a warm-up and a measured run never share sessions. */
+  prefix: string;
+}
+
+export interface ServerLoadResult {
+  totalMs: number;
+  turns: number;
+  errors: number;
+  firstError?: string;
+  latencyMs: number[];
+  /** SSE events in the last reply (user, call, response, answer). */
+  eventsPerTurn: number;
+}
+
+function post(url: URL, agent: Agent, payload: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function main(): Promise<void> {
+  const args = workerArgs<ServerLoadArgs>();
+  const base = new URL(args.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: args.sessions });
+  const ids = Array.from({ length: args.sessions }, (_, i) => `${args.prefix}-${process.pid}-${i}`);
+  for (const sessionId of ids) {
+    const { status, text } = await post(
+      new URL('/apps/bench/users/bench-user/sessions', base),
+      agent,
+      JSON.stringify({ sessionId }),
+    );
+    if (status !== 200) throw new Error(`create session: HTTP ${status} ${text.slice(0, 200)}`);
+  }
+  const latencyMs: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let eventsPerTurn = 0;
+  const runUrl = new URL('/run_sse', base);
+  const started = performance.now();
+  await Promise.all(
+    ids.map(async (sessionId) => {
+      for (let turn = 0; turn < args.turns; turn++) {
+        const payload = JSON.stringify({
+          appName: 'bench',
+          userId: 'bench-user',
+          sessionId,
+          newMessage: { role: 'user', parts: [{ text: `What is the weather in Paris? (${turn})` }] },
+        });
+        const t0 = performance.now();
+        try {
+          const { status, text } = await post(runUrl, agent, payload);
+          const frames = text.split('\n\n').filter((f) => f.startsWith('data: '));
+          const last =
+            frames.length > 0
+              ? (JSON.parse((frames.at(-1) as string).slice(6)) as Record<string, unknown>)
+              : {};
+          const answer = (last.content as { parts?: { text?: string }[] } | undefined)?.parts?.[0]?.text;
+          if (status !== 200 || answer !== FINAL_TEXT)
+            throw new Error(`HTTP ${status}: ${text.slice(0, 300)}`);
+          eventsPerTurn = frames.length;
+          latencyMs.push(performance.now() - t0);
+        } catch (error) {
+          errors++;
+          firstError ??= (error as Error).message;
+        }
+      }
+    }),
+  );
+  const totalMs = performance.now() - started;
+  agent.destroy();
+  emitResult({
+    totalMs,
+    turns: latencyMs.length,
+    errors,
+    firstError,
+    latencyMs,
+    eventsPerTurn,
+  } satisfies ServerLoadResult);
+}
+
+await main();
