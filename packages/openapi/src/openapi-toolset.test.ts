@@ -230,6 +230,57 @@ describe('OpenApiToolset', () => {
   });
 });
 
+describe('OpenApiToolset with OAuth2', () => {
+  it('gets a client-credentials token for a secured operation (scopes from the requirement) and calls with it', async () => {
+    const spec = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Pet stats', version: '1' },
+      servers: [{ url: `${api.url}/v1` }],
+      paths: {
+        '/stats': {
+          get: {
+            operationId: 'getStats',
+            security: [{ petsOAuth: ['stats:read'] }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+      components: {
+        securitySchemes: {
+          petsOAuth: {
+            type: 'oauth2',
+            flows: {
+              clientCredentials: {
+                tokenUrl: `${api.url}/oauth/token`,
+                scopes: { 'stats:read': 'Read stats' },
+              },
+            },
+          },
+        },
+      },
+    });
+    const toolset = new OpenApiToolset({
+      spec, // JSON text
+      credentials: {
+        petsOAuth: { authType: 'oauth2', oauth2: { clientId: 'pets-client', clientSecret: 'pets-secret' } },
+      },
+    });
+    const model = new ScriptedModel([functionCallResponse('get_stats', {}, 'c-stats'), 'ok']);
+    const runner = new Runner({
+      appName: 'pets',
+      agent: new LlmAgent({ name: 'store', model, tools: [toolset] }),
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
+    const events = await collect(
+      runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('stats?') }),
+    );
+    expect(responsesOf(events)['c-stats']).toMatchObject({ pets: expect.any(Number) });
+    expect(JSON.stringify(events)).not.toContain('pet-token-');
+    expect(JSON.stringify(events)).not.toContain('pets-secret');
+  });
+});
+
 describe('bad OpenAPI documents', () => {
   async function failure(spec: Parameters<typeof OpenApiToolset.load>[0]['spec']): Promise<OpenApiSpecError> {
     try {

@@ -160,6 +160,22 @@ export async function startPetstore(): Promise<{ url: string; close: () => Promi
     pets.splice(index, 1);
     return c.body(null, 204);
   });
+  // OAuth2 client credentials: a token endpoint and a resource that needs its bearer token.
+  const tokens = new Set<string>();
+  app.post('/oauth/token', async (c) => {
+    const form = await c.req.parseBody();
+    const basic = `Basic ${Buffer.from('pets-client:pets-secret').toString('base64')}`;
+    if (c.req.header('authorization') !== basic || form.grant_type !== 'client_credentials')
+      return c.json({ error: 'invalid_client' }, 401);
+    const token = `pet-token-${tokens.size + 1}`;
+    tokens.add(token);
+    return c.json({ access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.scope });
+  });
+  app.get('/v1/stats', (c) => {
+    const token = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!token || !tokens.has(token)) return c.json({ message: 'invalid token' }, 401);
+    return c.json({ pets: pets.length });
+  });
   app.get('/v1/search', (c) => {
     const url = new URL(c.req.url);
     return c.text(
