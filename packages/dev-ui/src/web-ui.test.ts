@@ -67,8 +67,9 @@ async function send(text: string): Promise<void> {
   await composer().press('Enter');
 }
 const running = () => page.getByRole('status').getByText('Running…');
+const idle = () => expect.poll(() => running().isVisible(), { timeout: 30_000 }).toBe(false);
 
-describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
+describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
@@ -148,9 +149,9 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
       requestAnimationFrame(sample);
     });
     await send('hi there');
-    await expect.poll(() => running().isVisible()).toBe(true);
+    await expect.poll(() => running().isVisible(), { timeout: 10_000 }).toBe(true);
     await page.getByText('Ask me about the weather in Paris.').waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     const frames = await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames);
     // Several distinct paints while streaming, each a longer beginning of the same answer.
     expect(frames.length).toBeGreaterThan(2);
@@ -199,10 +200,10 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
       /rgb\((19[0-9]|2\d\d), \d{1,2}, \d{1,2}\)/,
     );
     await page.getByText('The tool failed').waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     await send('crash please');
     await page.getByRole('alert').filter({ hasText: 'model exploded' }).waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     await shot('errors');
   });
 
@@ -229,7 +230,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
     await page.getByRole('list', { name: 'Attached files' }).getByText('notes.txt').waitFor();
     await send('here is a file');
     await page.locator('article.from-user .file-chip', { hasText: 'notes.txt' }).last().waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     await page
       .locator('article.from-user')
       .last()
@@ -240,19 +241,19 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
 
   it('stops a long run with Esc', async () => {
     await send('tell me something long');
-    await expect.poll(() => running().isVisible()).toBe(true);
+    await expect.poll(() => running().isVisible(), { timeout: 10_000 }).toBe(true);
     await page.locator('article.streaming').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('article.streaming').textContent()).toContain('keeps streaming');
     await composer().press('Escape');
     await page.getByText('Run stopped.').waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     await page.waitForTimeout(300);
     expect(await page.getByText('The end.').count()).toBe(0);
     await shot('run-stopped');
     // The app still answers after a stop.
     await send('hi again');
     await page.getByText('Ask me about the weather in Paris.').last().waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
   });
 
   it('shows usage per step and per session, artifacts, the trace and the agent graph', async () => {
@@ -345,7 +346,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', () => {
     // The page stays open while the server is down: sending says so.
     await send('are you there?');
     await page.getByRole('alert').filter({ hasText: 'cannot be reached' }).waitFor();
-    await expect.poll(() => running().isVisible()).toBe(false);
+    await idle();
     await shot('server-down');
     await startServer();
     await page.goto(url);

@@ -101,7 +101,13 @@ export const api = {
     }
     if (!res.ok || !res.body) {
       const text = await res.text().catch(() => '');
-      throw new ApiError(res.status, `${res.status} ${text || res.statusText}`);
+      let detail = text || res.statusText;
+      try {
+        const body = JSON.parse(text) as { detail?: unknown; error?: unknown };
+        const d = body.detail ?? body.error;
+        if (d !== undefined) detail = typeof d === 'string' ? d : JSON.stringify(d);
+      } catch {}
+      throw new ApiError(res.status, `${res.status} ${detail}`);
     }
     for await (const data of readSse(res.body)) {
       let parsed: unknown;
