@@ -1,6 +1,14 @@
-import { type GenerateOptions, type Llm, LlmAgent, type LlmRequest, type LlmResponse } from '@adk/core';
+import {
+  FunctionTool,
+  type GenerateOptions,
+  type Llm,
+  LlmAgent,
+  type LlmRequest,
+  type LlmResponse,
+} from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ANSWERS, weather, weatherAgent } from '../__fixtures__/weather-agent.js';
 import {
   type EvalConfig,
@@ -298,6 +306,53 @@ describe('evaluate() on the weather agent with a scripted model', () => {
     expect(metric(result, 'hello', 'tool_trajectory_avg_score')?.score).toBe(1);
     expect(metric(result, 'hello', 'tier_kept')).toMatchObject({ score: 1, evalStatus: EvalStatus.PASSED });
     expect(metric(result, 'hello', 'timed')?.evalStatus).toBe(EvalStatus.PASSED);
+    expect(result.passed).toBe(true);
+  });
+
+  it('gives tools an artifact service during evals, as adk-python does', async () => {
+    const saveNote = new FunctionTool({
+      name: 'save_note',
+      description: 'Saves a note as an artifact.',
+      parameters: z.object({ text: z.string() }),
+      execute: async ({ text }, ctx) => {
+        await ctx.saveArtifact('note.txt', { text });
+        return { saved: true };
+      },
+    });
+    const agent = new LlmAgent({
+      name: 'notes',
+      tools: [saveNote],
+      model: new ScriptedModel({
+        respond: (request: LlmRequest) => {
+          const response = request.contents.at(-1)?.parts.find((p) => p.functionResponse)?.functionResponse;
+          if (response)
+            return response.response.saved ? 'Saved.' : `Failed: ${JSON.stringify(response.response)}`;
+          return {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { id: '', name: 'save_note', args: { text: 'hi' } } }],
+            },
+          };
+        },
+      }),
+    });
+    const set = parseEvalSet({
+      eval_set_id: 'notes',
+      eval_cases: [
+        {
+          eval_id: 'save',
+          conversation: [
+            {
+              user_content: { parts: [{ text: 'Save hi' }] },
+              final_response: { parts: [{ text: 'Saved.' }] },
+              intermediate_data: { tool_uses: [{ name: 'save_note', args: { text: 'hi' } }] },
+            },
+          ],
+        },
+      ],
+    });
+    const result = await evaluate({ agent, evalSets: set, progress: false });
+    expect(metric(result, 'save', 'response_match_score')?.score).toBe(1);
     expect(result.passed).toBe(true);
   });
 

@@ -2,6 +2,8 @@ import {
   type BaseAgent,
   type Content,
   type Event,
+  InMemoryArtifactService,
+  InMemoryMemoryService,
   InMemorySessionService,
   isFinalResponse,
   newId,
@@ -75,7 +77,15 @@ export async function runEvalCase(evalCase: EvalCase, options: InferenceOptions)
     sessionId,
     state: { ...evalCase.sessionInput?.state },
   });
-  const runner = new Runner({ ...options.runnerOptions, agent: options.agent, appName, sessionService });
+  // Tools that save artifacts or search memory work during evals too (in memory unless given).
+  const runner = new Runner({
+    artifactService: new InMemoryArtifactService(),
+    memoryService: new InMemoryMemoryService(),
+    ...options.runnerOptions,
+    agent: options.agent,
+    appName,
+    sessionService,
+  });
   const invocations: Invocation[] = [];
   const all: Event[] = [];
   let error: string | undefined;
