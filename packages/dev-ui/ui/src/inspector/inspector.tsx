@@ -1,5 +1,6 @@
 import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
+import { EvalTab } from '../eval/eval-tab.js';
 import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
@@ -8,7 +9,7 @@ import { StateTab } from './state-tab.js';
 import { TraceTab } from './trace-tab.js';
 import { UsageTab } from './usage-tab.js';
 
-export const TABS = ['event', 'state', 'model', 'usage', 'artifacts', 'trace', 'graph'] as const;
+export const TABS = ['event', 'state', 'model', 'usage', 'artifacts', 'trace', 'graph', 'eval'] as const;
 export type Tab = (typeof TABS)[number];
 const LABELS: Record<Tab, string> = {
   event: 'Event',
@@ -18,6 +19,7 @@ const LABELS: Record<Tab, string> = {
   artifacts: 'Artifacts',
   trace: 'Trace',
   graph: 'Graph',
+  eval: 'Eval',
 };
 
 export function Inspector({
@@ -90,6 +92,7 @@ export function Inspector({
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
         {tab === 'graph' ? <GraphTab app={app} active={authors} /> : null}
+        {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
       </div>
     </aside>
   );
