@@ -146,16 +146,17 @@ function words(text: string): string[] {
     .filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
-/** Counts the words of `candidate` (and their simple stems) that appear in the message. */
+/** Counts the distinct words of `candidate` that the message uses (a shared stem of 4+ letters counts). */
 function score(message: string[], candidate: string): number {
-  const wanted = new Set(message.flatMap((w) => [w, stem(w)]));
   let n = 0;
-  for (const w of new Set(words(candidate))) if (wanted.has(w) || wanted.has(stem(w))) n++;
+  for (const w of new Set(words(candidate))) if (message.some((m) => sameWord(m, w))) n++;
   return n;
 }
 
-function stem(word: string): string {
-  return word.replace(/(ing|ed|es|s)$/, '');
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short.replace(/(es|s|e)$/, ''));
 }
 
 function agentName(request: LlmRequest): string | undefined {
