@@ -75,6 +75,8 @@ export class SqlArtifactService implements ArtifactService {
   private readonly artifacts;
   private readonly names;
   private readonly maxBytes: number;
+  /** PGlite converts bytea parameters to hex in JS, slowly: send it base64 text to decode instead. */
+  private readonly decodeInDatabase: boolean;
 
   constructor(private readonly options: SqlArtifactServiceOptions) {
     this.db = options.db;
@@ -85,6 +87,8 @@ export class SqlArtifactService implements ArtifactService {
     this.artifacts = sql.table(t.artifacts);
     this.names = sql.table(t.artifactNames);
     this.maxBytes = options.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES;
+    this.decodeInDatabase =
+      this.family === 'postgres' && /pglite/i.test(options.db.getExecutor().adapter.constructor.name);
   }
 
   /** A service on its own database, built from a URL (see `kyselyFromUrl`); close() releases it. */
@@ -230,9 +234,9 @@ export class SqlArtifactService implements ArtifactService {
 
   /**
    * The content to store and the part without it. The size is checked from the base64 length
-   * first, so an oversize artifact is never decoded. Postgres and PGlite receive the base64 text and
-   * decode it themselves (`decode(…, 'base64')`), so the bytes are never materialised in JS at all;
-   * SQLite receives one decoded Buffer.
+   * first, so an oversize artifact is never decoded. PGlite receives the base64 text and decodes it
+   * itself (`decode(…, 'base64')`), so the bytes are never materialised in JS; `pg` and SQLite get
+   * one decoded Buffer.
    */
   private encode(params: SaveArtifactParams): {
     kind: Kind;
@@ -241,7 +245,7 @@ export class SqlArtifactService implements ArtifactService {
     size: number;
   } {
     const part = params.artifact;
-    const pg = this.family === 'postgres';
+    const pg = this.decodeInDatabase;
     if (part.inlineData) {
       let base64 = part.inlineData.data;
       const size = Buffer.byteLength(base64, 'base64');
@@ -262,7 +266,10 @@ export class SqlArtifactService implements ArtifactService {
       const { text: _text, ...rest } = part;
       return {
         kind: 'text',
-        data: pg ? sql`convert_to(${part.text}, 'UTF8')` : sql`${Buffer.from(part.text, 'utf8')}`,
+        data:
+          this.family === 'postgres'
+            ? sql`convert_to(${part.text}, 'UTF8')`
+            : sql`${Buffer.from(part.text, 'utf8')}`,
         rest,
         size,
       };
