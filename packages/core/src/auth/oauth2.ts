@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isApiCallError } from '../http/api-call-error.js';
-import { type HttpClientOptions, postJson, send } from '../http/client.js';
+import type { HttpClientOptions } from '../http/client.js';
 import { isPlainObject, tryParseJson } from '../utils/json.js';
 import { lazySchema } from '../utils/zod.js';
 import type { AuthCredential, OAuth2Auth, OAuth2Scheme, OpenIdConnectScheme } from './auth-credential.js';
@@ -84,11 +83,19 @@ export async function oauthEndpoints(
   return pending;
 }
 
+/** The HTTP layer, loaded when a token request is first made (importing core stays cheap). */
+function httpLayer() {
+  return Promise.all([import('../http/client.js'), import('../http/api-call-error.js')]).then(
+    ([client, errors]) => ({ ...client, ...errors }),
+  );
+}
+
 async function discover(
   url: string,
   scopes: string[] | undefined,
   http: OAuthHttpOptions,
 ): Promise<OAuthEndpoints> {
+  const { send } = await httpLayer();
   const response = await send({ ...http, url, method: 'GET', apiName: 'OpenID Connect discovery' }, []);
   const parsed = discoverySchema.safeParse(tryParseJson(await response.text()));
   if (!parsed.success) throw new AuthError(`OpenID Connect discovery at ${url} returned no usable document`);
@@ -180,6 +187,7 @@ export async function requestToken(
         body.set('client_secret', oauth2.clientSecret);
     }
   }
+  const { postJson, isApiCallError } = await httpLayer();
   let value: ReturnType<typeof tokenSchema.parse>;
   try {
     ({ value } = await postJson({
