@@ -105,7 +105,7 @@ describe.concurrent('adk run', () => {
     expect(result.stderr).toContain('Its exports: helper, myAgent');
   });
 
-  it('accepts a default export, and serves a named model with the demo model when no key is set', async () => {
+  it('accepts a default export, loads .env, and serves a named model with the demo model when no key is set', async () => {
     const result = await runCli(['run', join(FIXTURE_APPS, 'good'), '--data-dir', dataDir], {
       input: 'hi\n',
     });
@@ -114,5 +114,7 @@ describe.concurrent('adk run', () => {
       'offline demo model (the agent asks for "gemini-2.5-flash"; no key for it is set)',
     );
     expect(result.stdout).toContain('[good]: [offline demo model');
+    // ADK_FIXTURE_GREETING comes from the agent folder's .env.
+    expect(result.stdout).toContain('My instructions: "Say bonjour."');
   });
 });

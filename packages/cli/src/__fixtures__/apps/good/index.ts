@@ -5,5 +5,5 @@ export default new LlmAgent({
   name: 'good',
   description: 'Says hello.',
   model: 'gemini-2.5-flash',
-  instruction: 'Say hello.',
+  instruction: `Say ${process.env.ADK_FIXTURE_GREETING ?? 'hello'}.`,
 });
