@@ -34,6 +34,7 @@ const jobs = {
       'lint',
       'lint:root',
       'check:docs',
+      'check:release',
       'typecheck',
       'build',
       'test',

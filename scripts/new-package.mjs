@@ -3,7 +3,7 @@
 // packages/<name> as @adk/<name>: ESM-only, `exports` with types first, declarations,
 // `sideEffects: false`, engines node >=22, README, a vitest setup and the shape check.
 // Every package except core takes @adk/core as a peer dependency.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,9 @@ if (existsSync(dir)) {
   process.exit(1);
 }
 const isCore = name === 'core';
+const coreVersion = isCore
+  ? '0.1.0'
+  : JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')).version;
 
 const pkg = {
   name: `@adk/${name}`,
@@ -44,7 +47,8 @@ const pkg = {
   ...(isCore
     ? {}
     : {
-        peerDependencies: { '@adk/core': 'workspace:^' },
+        // 0.x: a core minor stays in range (see docs/decisions/0002-package-shape.md).
+        peerDependencies: { '@adk/core': `workspace:>=${coreVersion} <1.0.0` },
         devDependencies: { '@adk/core': 'workspace:^' },
       }),
 };
