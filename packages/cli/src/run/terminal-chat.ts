@@ -124,10 +124,10 @@ export async function runTerminalChat(options: TerminalChatOptions): Promise<voi
               hint: typeof confirmation.hint === 'string' ? confirmation.hint.replace(/\.+$/, '') : undefined,
             });
           } else if (call) {
-            output.write(DIM(`  → ${call.name}(${JSON.stringify(call.args)})\n`, color));
+            output.write(`${DIM(`  → ${call.name}(${JSON.stringify(call.args)})`, color)}\n`);
           } else if (part.functionResponse) {
             const r = part.functionResponse;
-            output.write(DIM(`  ← ${r.name}: ${JSON.stringify(r.response)}\n`, color));
+            output.write(`${DIM(`  ← ${r.name}: ${JSON.stringify(r.response)}`, color)}\n`);
           }
         }
         if (event.errorCode || event.errorMessage) {
