@@ -170,6 +170,12 @@ export class OpenApiTool extends BaseTool {
     } catch (error) {
       if (!isApiCallError(error)) throw error;
       if (error.status === undefined) return { error: error.message };
+      if (error.status === 401) {
+        // A stored credential the API no longer accepts (revoked, expired early): forget it so the
+        // next call refreshes or asks again. Credentials given in the config are left alone.
+        for (const config of this.init.authConfigs)
+          if (!isComplete(config)) await context.forgetCredential(config);
+      }
       const parsed = error.responseBody
         ? (tryParseJson(error.responseBody) ?? error.responseBody)
         : undefined;
@@ -180,6 +186,17 @@ export class OpenApiTool extends BaseTool {
       };
     }
   }
+}
+
+/** Whether the config itself holds the secret (then nothing was stored for it). */
+function isComplete(config: AuthConfig): boolean {
+  const raw = config.rawAuthCredential;
+  return Boolean(
+    raw?.apiKey ||
+      raw?.http?.credentials.token ||
+      raw?.http?.credentials.password ||
+      raw?.oauth2?.accessToken,
+  );
 }
 
 /** Credentials among the request headers, redacted from any error the HTTP layer reports. */

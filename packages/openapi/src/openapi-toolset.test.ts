@@ -230,6 +230,44 @@ describe('OpenApiToolset', () => {
   });
 });
 
+describe('a credential the API refuses', () => {
+  it('is forgotten, so the next call asks the client again', async () => {
+    const toolset = new OpenApiToolset({
+      spec: PETSTORE_YAML,
+      baseUrl: `${api.url}/v1`,
+      filter: ['deletePet'],
+    });
+    const model = new ScriptedModel([
+      functionCallResponse('delete_pet', { petId: 3 }, 'd1'),
+      'The key was refused.',
+      functionCallResponse('delete_pet', { petId: 3 }, 'd2'),
+    ]);
+    const runner = new Runner({
+      appName: 'pets',
+      agent: new LlmAgent({ name: 'store', model, tools: [toolset] }),
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
+    const run = (newMessage: Parameters<Runner['run']>[0]['newMessage']) =>
+      collect(runner.run({ userId: 'u', sessionId: 'refused', newMessage }));
+    const asked = await run(userContent('delete Nemo'));
+    const ask = asked.at(-1)?.content?.parts[0]?.functionCall;
+    const answer = {
+      ...(ask?.args.authConfig as AuthConfig),
+      exchangedAuthCredential: { authType: 'apiKey', apiKey: 'not-the-key' },
+    };
+    const refused = await run({
+      role: 'user',
+      parts: [{ functionResponse: { id: ask?.id ?? '', name: REQUEST_CREDENTIAL, response: answer } }],
+    });
+    expect(responsesOf(refused).d1).toMatchObject({ status: 401, error: 'HTTP 401: bad or missing API key' });
+    const again = await run(userContent('try again'));
+    const second = again.at(-1)?.content?.parts[0]?.functionCall;
+    expect(second?.name).toBe(REQUEST_CREDENTIAL);
+    expect(second?.args.functionCallId).toBe('d2');
+  });
+});
+
 describe('OpenApiToolset with OAuth2', () => {
   it('gets a client-credentials token for a secured operation (scopes from the requirement) and calls with it', async () => {
     const spec = JSON.stringify({

@@ -104,6 +104,12 @@ export class ToolContext extends CallbackContext {
     return service.loadCredential({ ...scope, key: credentialKeyOf(authConfig) });
   }
 
+  /** Drops the stored credential of an auth config (e.g. the API refused it), so the next call asks again. */
+  async forgetCredential(authConfig: AuthConfig): Promise<void> {
+    const { scope, service } = this.credentialContext();
+    await service.deleteCredential({ ...scope, key: credentialKeyOf(authConfig) });
+  }
+
   transferToAgent(agentName: string): void {
     this.actions.transferToAgent = agentName;
   }
