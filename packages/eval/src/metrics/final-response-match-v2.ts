@@ -24,10 +24,11 @@ export function finalResponseMatchPrompt(userPrompt: string, response: string, g
 /** Reads a 1 (valid) / 0 (invalid) verdict from a judge's reply; undefined when there is none. */
 export function parseValidityVerdict(text: string): number | undefined {
   const json = judgeJson(text);
-  let label = json?.is_the_agent_response_valid;
+  // adk-python also accepts the label under `is_the_agent_response_invalid`.
+  let label = json?.is_the_agent_response_valid ?? json?.is_the_agent_response_invalid;
   if (Array.isArray(label)) label = label[0];
   if (typeof label !== 'string') {
-    const m = /"?is_the_agent_response_valid"?\s*:\s*\[?\s*"?([A-Za-z_ ]+)"?/.exec(text);
+    const m = /"?is_the_agent_response_(?:in)?valid"?\s*:\s*\[?\s*"?([A-Za-z_ ]+)"?/.exec(text);
     label = m?.[1];
   }
   if (typeof label !== 'string') return undefined;
