@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/cli.js';
+import { EXAMPLES, runCli } from './__fixtures__/cli.js';
 
 const EVAL = new URL('./__fixtures__/eval/', import.meta.url).pathname;
 const AGENT = join(EVAL, 'weather');
@@ -38,6 +38,20 @@ describe.concurrent('adk eval', () => {
       1, 1,
     ]);
     expect(readFileSync(html, 'utf8')).toContain('paris_then_london');
+  });
+
+  it("evaluates the examples' assistant on its eval set (offline demo model): the tool calls match", async () => {
+    const dir = join(EXAMPLES, 'assistant');
+    const args = [
+      'eval',
+      dir,
+      join(dir, 'assistant.evalset.json'),
+      '--config',
+      join(dir, 'test_config.json'),
+    ];
+    const r = await runCli([...args, '--no-history']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('✓ weather_then_arithmetic  tool_trajectory_avg_score 1.000/1');
   });
 
   it('exits 1 when a case fails (legacy .test.json, default criteria)', async () => {
