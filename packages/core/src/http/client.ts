@@ -191,7 +191,11 @@ export async function postJsonStream<T = unknown>(
  * an {@link ApiCallError} (a {@link RateLimitError} for 429) with the vendor's message.
  */
 export async function send(request: HttpRequest, secrets: string[], accept?: string): Promise<Response> {
-  const fetchFn = request.fetch ?? globalThis.fetch;
+  const fetchFn =
+    request.fetch ??
+    (undici && request.dispatcher && ownDispatchers.has(request.dispatcher)
+      ? undici.fetch
+      : globalThis.fetch);
   const headers: Record<string, string> = {};
   const addHeaders = (from: Record<string, string | undefined> | undefined) => {
     for (const [name, value] of Object.entries(from ?? {}))
@@ -414,35 +418,35 @@ function preview(text: string): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-type AgentConstructor = new (options: Record<string, unknown>) => object;
+/** The parts of the `undici` package this layer uses (an optional peer, loaded on first use). */
+interface UndiciModule {
+  Agent: new (options: Record<string, unknown>) => object;
+  fetch: typeof globalThis.fetch;
+}
+
+let undici: UndiciModule | undefined;
+/** Dispatchers made by {@link createDispatcher}: requests through them use the same undici's fetch. */
+const ownDispatchers = new WeakSet<object>();
 
 /**
- * An undici Agent (a keep-alive connection pool) from the undici that Node's fetch bundles, with the
- * given connect timeout and pool limits; pass it as `dispatcher`. Node does not export that class,
- * so it is taken from the global dispatcher. Throws a ConfigError when a custom global dispatcher
- * (e.g. a proxy) is installed: then install `undici` and build the Agent yourself.
+ * An undici `Agent` (a keep-alive connection pool) with the given connect timeout and pool limits;
+ * pass it as `dispatcher`. Needs the `undici` package (an optional peer of `@adk/core`); requests
+ * given such a dispatcher go through undici's own `fetch`, so the pool and the client always come
+ * from the same undici.
  */
 export async function createDispatcher(
   options: { connectMs?: number; keepAliveTimeoutMs?: number; connections?: number } = {},
 ): Promise<object> {
-  const key = Symbol.for('undici.globalDispatcher.1');
-  const holder = globalThis as unknown as Record<symbol, unknown>;
-  if (holder[key] === undefined) {
-    // The global dispatcher is created on first use; a data: URL fetch touches no network.
-    await globalThis
-      .fetch('data:,')
-      .then((r) => r.arrayBuffer())
-      .catch(() => undefined);
+  if (!undici) {
+    try {
+      undici = (await import('undici')) as unknown as UndiciModule;
+    } catch (cause) {
+      throw new ConfigError('createDispatcher needs the `undici` package: install it next to @adk/core', {
+        cause,
+      });
+    }
   }
-  const current = holder[key];
-  const ctor = isPlainObjectLike(current) ? (current.constructor as unknown) : undefined;
-  if (typeof ctor !== 'function' || ctor.name !== 'Agent') {
-    throw new ConfigError(
-      'createDispatcher needs Node’s default undici Agent as the global dispatcher; install undici and pass `new Agent(...)` as `dispatcher` instead.',
-    );
-  }
-  const Agent = ctor as AgentConstructor;
-  return new Agent({
+  const agent = new undici.Agent({
     connect: { timeout: options.connectMs ?? 10_000 },
     ...(options.keepAliveTimeoutMs !== undefined ? { keepAliveTimeout: options.keepAliveTimeoutMs } : {}),
     ...(options.connections !== undefined ? { connections: options.connections } : {}),
@@ -450,4 +454,6 @@ export async function createDispatcher(
     headersTimeout: 0,
     bodyTimeout: 0,
   });
+  ownDispatchers.add(agent);
+  return agent;
 }
