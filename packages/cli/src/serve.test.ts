@@ -1,9 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, FIXTURE_APPS, offlineEnv } from './__fixtures__/cli.js';
+import { BIN, EXAMPLES, FIXTURE_APPS, offlineEnv, runCli } from './__fixtures__/cli.js';
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -150,5 +151,20 @@ describe('adk web / adk api_server', () => {
     }
     expect(await served.exited).toBe(0);
     expect(served.output()).toContain('Stopped.');
+  });
+
+  it('says which port is taken when it cannot listen', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runCli(['api_server', FIXTURE_APPS, '--port', String(port)], {
+        env: offlineEnv({ DATABASE_URL: `sqlite://${join(dataDir, 'taken.db')}` }),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`adk: Port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      blocker.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { defaultModelRegistry } from '@adk/core';
 import type { AdkServerUi } from '@adk/server';
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
 import { collectList, parsePort } from './command.js';
@@ -79,6 +80,12 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     listening = await listenAdkServer(server, { host: options.host, port: options.port });
   } catch (error) {
     await server.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new CliUsageError(
+        `Port ${options.port} on ${options.host} is already in use: stop what uses it, or pick another port with --port (0 picks a free one)`,
+        { cause: error },
+      );
+    }
     throw error;
   }
   // Apps that talk to the server they run in (over A2A) find it here; modules load lazily, after.
