@@ -18,6 +18,7 @@ export {
   type PgliteLike,
   type PgliteQueryable,
 } from './dialects/pglite-dialect.js';
+export { credentialMigrations, credentialTableFor } from './schema/credential-migrations.js';
 export {
   type MigrateOptions,
   migrateToLatest,
@@ -27,7 +28,6 @@ export {
 export { storageMigrations } from './schema/storage-migrations.js';
 export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
-export { credentialMigrations, credentialTableFor } from './schema/credential-migrations.js';
 export { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
 export {
   CREDENTIAL_KEY_ENV,
