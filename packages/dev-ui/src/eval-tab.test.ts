@@ -3,7 +3,8 @@
 // with the eval routes of @adk/eval: chat, save the session as an eval case, run the set, and read
 // the result with the expected and actual trajectory side by side. Screenshots go to
 // test-output/eval/ (gitignored).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,5 +117,19 @@ describe.skipIf(!hasChromium)('Eval tab in Chromium', { timeout: 60_000 }, () =>
     const past = page.getByRole('combobox', { name: 'Past result' });
     const options = await past.locator('option').allInnerTexts();
     expect(options.filter((o) => o.startsWith('assistant_smoke_'))).toHaveLength(1);
+
+    // No serious or critical accessibility violations with the results open.
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: { run(ctx: Element, opts: object): Promise<{ violations: { id: string; impact: string }[] }> };
+      };
+      const panel = document.getElementById('inspector-panel') as Element;
+      return (await axe.run(panel, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}`);
+    });
+    expect(violations).toEqual([]);
   });
 });
