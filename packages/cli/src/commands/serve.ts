@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { defaultModelRegistry } from '@adk/core';
+import { defaultModelRegistry, describeError } from '@adk/core';
 import type { AdkServerUi } from '@adk/server';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -113,14 +113,18 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
       }
       stopping = true;
       process.stdout.write(`\nStopping (${signal})…\n`);
-      void (async () => {
-        // Closes the HTTP listener and then the server: runs get the grace period, stores close.
-        await listening.close();
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.stdout.write('Stopped.\n');
-        done();
-      })();
+      // Closes the HTTP listener and then the server: runs get the grace period, stores close.
+      listening.close().then(
+        () => {
+          process.stdout.write('Stopped.\n');
+          done();
+        },
+        (error: unknown) => {
+          process.stderr.write(`adk: the server did not close cleanly: ${describeError(error)}\n`);
+          process.exitCode = 1;
+          done();
+        },
+      );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
