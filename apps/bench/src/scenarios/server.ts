@@ -27,6 +27,12 @@ const targets: Target[] = [
     args: ({ postgresUrl }) => (postgresUrl ? { store: 'postgres', postgresUrl } : undefined),
   },
   {
+    id: 'adk-memory',
+    label: '@adk/server, in memory',
+    worker: 'server-adk.ts',
+    args: () => ({ store: 'memory' }),
+  },
+  {
     id: 'google-memory',
     label: '@google/adk runner on Hono, in memory',
     worker: 'server-google-adk.ts',
@@ -109,6 +115,14 @@ export const server: Scenario = {
         ),
       );
     }
+    const oursMemory = measured.get('adk-memory');
+    report.checks.push({
+      scenario: report.title,
+      label: '/run_sse turns/s, both in memory: ours ÷ @google/adk',
+      target: '(no target)',
+      measured: fmtRatio(oursMemory && rival ? oursMemory.turnsPerSecond / rival.turnsPerSecond : Number.NaN),
+      pass: undefined,
+    });
     const oursPg = measured.get('adk-postgres');
     const theirsPg = measured.get('google-postgres');
     report.checks.push({

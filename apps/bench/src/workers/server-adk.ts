@@ -1,10 +1,12 @@
 // Child process: @adk/server (createAdkServer + listenAdkServer) serving the benchmark app, sessions
-// in embedded PGlite (a fresh data folder) or Postgres. Prints BENCH_READY with its URL.
+// in embedded PGlite (a fresh data folder), Postgres, or in memory (to tell HTTP and framework
+// costs from storage). Prints BENCH_READY with its URL.
+import { InMemorySessionService } from '@adk/core';
 import { adkServerApp } from '../frameworks/server-apps.js';
 import { emitReady, emitSkip, reportCpuOnSignals, workerArgs } from './protocol.js';
 
 export interface ServerAdkArgs {
-  store: 'pglite' | 'postgres';
+  store: 'memory' | 'pglite' | 'postgres';
   dataDir: string;
   postgresUrl?: string;
 }
@@ -19,7 +21,14 @@ async function main(): Promise<void> {
   }
   const adk = await server.createAdkServer({
     apps: { bench: adkServerApp() },
-    ...(args.store === 'postgres' ? { databaseUrl: args.postgresUrl } : { dataDir: args.dataDir }),
+    ...(args.store === 'postgres'
+      ? { databaseUrl: args.postgresUrl }
+      : args.store === 'memory'
+        ? {
+            sessionService: new InMemorySessionService(),
+            logger: { info() {}, warn() {}, error: console.error },
+          }
+        : { dataDir: args.dataDir }),
     a2a: false,
   });
   const listening = await server.listenAdkServer(adk, { port: 0 });
