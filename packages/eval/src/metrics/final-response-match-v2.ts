@@ -3,12 +3,19 @@ import { notEvaluated, pairs, statusFor, textOf } from './invocation-utils.js';
 import { judgeJson, majorityVote, sampleJudge } from './judge.js';
 import type { EvaluationResult, Metric, PerInvocationResult } from './metric.js';
 
-export function finalResponseMatchPrompt(userPrompt: string, response: string, golden: string): string {
+export function finalResponseMatchPrompt(
+  userPrompt: string,
+  response: string,
+  golden: string,
+  functions: { name: string; description?: string | undefined }[] = [],
+): string {
   return [
     "You are grading an AI agent. Decide whether the agent's final response to the user is valid,",
     'using the reference response as the source of truth. A response is valid when it gives the same',
     'answer or facts as the reference; wording, order and extra politeness do not matter, but missing,',
     'wrong or contradicting facts make it invalid.',
+    '',
+    `Tools the agent can call:\n${functions.length ? JSON.stringify(functions.map((f) => ({ name: f.name, description: f.description }))) : 'None'}`,
     '',
     `User prompt:\n${userPrompt}`,
     '',

@@ -73,9 +73,11 @@ function contextFor(ctx: MetricContext, invocation: Invocation, events: Invocati
   const instructions = Object.entries(ctx.agentInstructions)
     .map(([name, text]) => `${name}:\n${text}`)
     .join('\n\n');
+  const tools = Object.values(ctx.toolDeclarations).flat();
   const lines = [
     `Developer instructions:\n${instructions}\n`,
     `User prompt:\n${textOf(invocation.userContent)}\n`,
+    `Tool definitions:\n${tools.length ? JSON.stringify(tools, null, 2) : 'Agent has no tools.'}\n`,
   ];
   for (const e of events) {
     const content = e.content as Content | undefined;

@@ -1,4 +1,4 @@
-import type { Llm } from '@adk/core';
+import type { FunctionDeclaration, Llm } from '@adk/core';
 import type {
   ConversationScenario,
   Criterion,
@@ -27,6 +27,8 @@ export interface MetricContext {
   judge: (modelName: string) => Llm;
   /** Instructions of the agents under test (for judges that need context), by agent name. */
   agentInstructions: Record<string, string>;
+  /** Declarations of the agents' tools (toolsets, resolved per invocation, are not listed), by agent name. */
+  toolDeclarations: Record<string, FunctionDeclaration[]>;
   signal?: AbortSignal | undefined;
 }
 

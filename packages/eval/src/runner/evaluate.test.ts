@@ -261,6 +261,7 @@ describe('evaluate() on the weather agent with a scripted model', () => {
     expect(context).toContain('tool_outputs');
     expect(context).toContain('sunny, 24 °C');
     expect(context).toContain('You answer weather questions.');
+    expect(context).toContain('Returns the weather forecast for a city.');
   });
 
   it('seeds the session with the case initial state, and runs custom metrics written as plain functions', async () => {

@@ -1,5 +1,7 @@
 import {
   type BaseAgent,
+  BaseTool,
+  type FunctionDeclaration,
   InMemorySessionService,
   type Llm,
   LlmAgent,
@@ -112,14 +114,23 @@ export function finalEvalStatus(results: EvalMetricResult[]): EvalStatus {
   return status;
 }
 
-function agentInstructions(agent: BaseAgent): Record<string, string> {
-  const out: Record<string, string> = {};
+/** What judges may be told about the agents: instructions and tool declarations, by agent name. */
+function agentDetails(agent: BaseAgent): Pick<MetricContext, 'agentInstructions' | 'toolDeclarations'> {
+  const agentInstructions: Record<string, string> = {};
+  const toolDeclarations: Record<string, FunctionDeclaration[]> = {};
   const visit = (a: BaseAgent) => {
-    if (a instanceof LlmAgent && typeof a.instruction === 'string') out[a.name] = a.instruction;
+    if (a instanceof LlmAgent) {
+      if (typeof a.instruction === 'string') agentInstructions[a.name] = a.instruction;
+      const declarations = a.tools.flatMap((t) => {
+        const d = t instanceof BaseTool ? t.declaration() : undefined;
+        return d ? [d] : [];
+      });
+      if (declarations.length) toolDeclarations[a.name] = declarations;
+    }
     for (const s of a.subAgents) visit(s);
   };
   visit(agent);
-  return out;
+  return { agentInstructions, toolDeclarations };
 }
 
 function sessionDetails(session: Session): SessionDetails {
@@ -141,7 +152,7 @@ export async function scoreRun(
   finalSessionState: Record<string, unknown>,
   metrics: EvalMetric[],
   table: Map<string, Metric>,
-  base: Pick<MetricContext, 'judge' | 'agentInstructions' | 'signal'>,
+  base: Pick<MetricContext, 'judge' | 'agentInstructions' | 'toolDeclarations' | 'signal'>,
 ): Promise<{ overall: EvalMetricResult[]; perInvocation: EvalMetricResultPerInvocation[] }> {
   const expected = evalCase.conversation;
   const perInvocation: EvalMetricResultPerInvocation[] = actual.map((a, i) => ({
@@ -259,7 +270,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
               ...(options.models ? { models: options.models } : {}),
             },
           );
-  const instructions = agentInstructions(options.agent);
+  const details = agentDetails(options.agent);
   const reporter =
     options.progress === false
       ? undefined
@@ -300,7 +311,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
           table,
           {
             judge,
-            agentInstructions: instructions,
+            ...details,
             signal: options.signal,
           },
         );
