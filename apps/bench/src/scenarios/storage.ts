@@ -70,7 +70,7 @@ export const storage: Scenario = {
     }
     if (rows.length > 0) {
       report.tables.push({
-        caption: `@adk/session-sql through createSqlStores: ${args.saves} saves and ${args.loads} loads of one ${args.artifactBytes / (1024 * 1024)} MiB binary artifact (versions of one name), then ${args.events.toLocaleString('en-US')} events added to memory (one session per 1,000) and ${args.searches} searches (two words, limit 10; each must rank its event first). Postgres runs with its stock, durable settings.`,
+        caption: `@adk/session-sql through createSqlStores: ${args.saves} saves and ${args.loads} loads of one ${args.artifactBytes / (1024 * 1024)} MiB binary artifact (versions of one name), then ${args.events.toLocaleString('en-US')} events added to memory (one session per 1,000) and ${args.searches} searches (a four-word question naming one event, limit 10; each must rank that event first). Postgres runs with its stock, durable settings.`,
         headers: [
           'store',
           'save 1 MiB p50',
