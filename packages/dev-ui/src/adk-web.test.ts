@@ -210,7 +210,7 @@ describe.skipIf(missing.length > 0)('adk web with the example apps, in Chromium'
     await startAdkWeb();
     await page.goto(url);
     await page.locator('details.tool-call', { hasText: 'get_weather' }).waitFor();
-    await page.getByText('Hello, who are you?').waitFor();
+    await page.getByText('Hello, who are you?').first().waitFor();
     await shot('after-restart');
   });
 });
