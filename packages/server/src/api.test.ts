@@ -435,3 +435,34 @@ describe('traces and graphs', () => {
     await json('GET', '/dev/apps/ghost/eval_sets', undefined, 404);
   });
 });
+
+describe("ADK's web UI start-up", () => {
+  it('answers every call the UI makes when it loads and chats once', async () => {
+    // The sequence ADK's own web UI (the Angular bundle of @google/adk-devtools) sends.
+    expect(await json('GET', '/list-apps?relative_path=./')).toContain('assistant');
+    await json('GET', '/version');
+    await json('GET', '/dev/apps/assistant/build_graph');
+    await json('GET', '/dev/apps/assistant/build_graph_image?dark_mode=');
+    expect(await json('GET', '/dev/apps/assistant/eval_sets')).toEqual([]);
+    expect(await json('GET', '/dev/apps/assistant/eval_results')).toEqual([]);
+    expect((await call('GET', '/dev/apps/assistant/builder')).status).toBe(200);
+    const session = await json<{ id: string }>('POST', '/apps/assistant/users/user/sessions', {});
+    await json('GET', `/apps/assistant/users/user/sessions/${session.id}`);
+    const { events } = await readSse(
+      await call('POST', '/run_sse', {
+        appName: 'assistant',
+        userId: 'user',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: 'hi from the UI' }] },
+        streaming: false,
+        stateDelta: null,
+      }),
+    );
+    expect(partsOf(events.at(-1))[0]?.text).toBe('You said: hi from the UI');
+    const spans = await json<{ name: string }[]>(
+      'GET',
+      `/dev/apps/assistant/debug/trace/session/${session.id}`,
+    );
+    expect(spans.length).toBeGreaterThan(0);
+  });
+});

@@ -2,6 +2,7 @@ import {
   describeError,
   type Event,
   eventFunctionResponses,
+  isAdkError,
   NotFoundError,
   type RunConfig,
   type Runner,
@@ -35,13 +36,8 @@ async function prepare(ctx: RouteContext, request: Request, streamingAllowed: bo
   const req = validate(requestSchemas().runAgent, body, 'RunAgentRequest');
   if (!req.appName) throw new ServerError('BAD_REQUEST', 'appName is required');
   await ctx.apps.assertApp(req.appName);
-  const session = await ctx.stores.sessionService.getSession({
-    appName: req.appName,
-    userId: req.userId,
-    sessionId: req.sessionId,
-    numRecentEvents: 0,
-  });
-  if (!session) throw new NotFoundError(`Session not found: ${req.sessionId}`);
+  // The session is not looked up here: the runner loads it first thing and fails with NOT_FOUND,
+  // before any event, which the routes turn into a 404 (one query per turn saved).
   const runner = await ctx.apps.runner(req.appName);
   const runConfig: RunConfig = {
     ...(streamingAllowed && req.streaming ? { streaming: true } : {}),
@@ -66,6 +62,13 @@ async function prepare(ctx: RouteContext, request: Request, streamingAllowed: bo
       signal,
     },
   };
+}
+
+/** The runner's NOT_FOUND before the first event: the session does not exist (a 404, as in ADK). */
+function missingSession(error: unknown, run: PreparedRun): unknown {
+  return isAdkError(error, 'NOT_FOUND')
+    ? new NotFoundError(`Session not found: ${run.params.sessionId}`)
+    : error;
 }
 
 /** Links each yielded event to the span that produced it (for `/debug/trace/{eventId}`). */
@@ -97,9 +100,13 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
     const run = await prepare(ctx, c.req.raw, false);
     const events: AdkEventJson[] = [];
     const collect = async () => {
-      for await (const event of run.runner.run(run.params)) {
-        link(ctx, run.params.sessionId, event);
-        if (!event.partial) events.push(eventToAdkJson(event));
+      try {
+        for await (const event of run.runner.run(run.params)) {
+          link(ctx, run.params.sessionId, event);
+          if (!event.partial) events.push(eventToAdkJson(event));
+        }
+      } catch (error) {
+        throw events.length === 0 ? missingSession(error, run) : error;
       }
     };
     try {
@@ -113,6 +120,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
   app.post('/run_sse', async (c) => {
     const run = await prepare(ctx, c.req.raw, true);
     const iterator = run.runner.run(run.params)[Symbol.asyncIterator]();
+    const pull = () => (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
     let finished = false;
     let cancelled = false;
     const finish = () => {
@@ -120,10 +128,25 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       finished = true;
       run.tracked.end();
     };
+    // The first step runs before the response starts, so a missing session is a 404, not a stream.
+    let pending: Promise<IteratorResult<Event, void>> | undefined;
+    try {
+      const first = await pull();
+      pending = Promise.resolve(first);
+    } catch (error) {
+      const mapped = missingSession(error, run);
+      if (isAdkError(mapped, 'NOT_FOUND')) {
+        finish();
+        throw mapped;
+      }
+      pending = Promise.reject(error);
+      pending.catch(() => undefined);
+    }
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const next = await (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
+          const next = await (pending ?? pull());
+          pending = undefined;
           if (cancelled) return;
           if (next.done) {
             finish();
@@ -136,6 +159,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
             chunk += `data: ${JSON.stringify(json)}\n\n`;
           controller.enqueue(encoder.encode(chunk));
         } catch (error) {
+          pending = undefined;
           if (cancelled) return;
           // The runner turns agent failures into error events; this is what escapes it (a store
           // down, a plugin crash): told to the client as an error event, then the stream ends.
