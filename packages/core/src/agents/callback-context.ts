@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/errors.js';
-import type { Content, Part } from '../events/content.js';
+import type { Content, JsonValue, Part } from '../events/content.js';
 import { type EventActions, emptyActions } from '../events/event.js';
 import type { SearchMemoryResult } from '../memory/memory-service.js';
 import type { Session } from '../sessions/session.js';
@@ -63,9 +63,19 @@ export class CallbackContext extends ReadonlyContext {
     };
   }
 
-  async saveArtifact(filename: string, artifact: Part): Promise<number> {
+  /** Saves a new version (with optional custom metadata); the version lands in `artifactDelta`. */
+  async saveArtifact(
+    filename: string,
+    artifact: Part,
+    customMetadata?: Record<string, JsonValue>,
+  ): Promise<number> {
     const { service, scope } = this.artifactScope();
-    const version = await service.saveArtifact({ ...scope, filename, artifact });
+    const version = await service.saveArtifact({
+      ...scope,
+      filename,
+      artifact,
+      ...(customMetadata === undefined ? {} : { customMetadata }),
+    });
     this.actions.artifactDelta[filename] = version;
     return version;
   }
