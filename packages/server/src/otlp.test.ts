@@ -75,6 +75,8 @@ describe('OTLP export', () => {
     expect(invocation?.parentSpanId).toBe(route?.spanId);
     const llm = received.find((s) => s.name === 'call_llm');
     expect(attr(llm, 'gen_ai.operation.name')).toEqual({ stringValue: 'chat' });
+    expect(attr(llm, 'gen_ai.request.model')).toEqual({ stringValue: 'gemini-2.5-flash' });
+    expect(attr(llm, 'gen_ai.provider.name')).toEqual({ stringValue: 'gcp.gemini' });
     expect(received.some((s) => s.name === 'execute_tool get_weather')).toBe(true);
   });
 });

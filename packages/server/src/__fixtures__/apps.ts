@@ -31,6 +31,8 @@ function lastContent(request: LlmRequest): Content | undefined {
  */
 export function assistantModel(): ScriptedModel {
   return new ScriptedModel({
+    // A real model's name, so spans carry the GenAI provider it implies.
+    model: 'gemini-2.5-flash',
     chunkSize: 5,
     respond: async (request: LlmRequest): Promise<LlmResponse | string | Error> => {
       const last = lastContent(request);

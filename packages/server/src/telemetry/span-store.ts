@@ -1,5 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { genAiProviderName } from './gen-ai-provider.js';
 
 /** One finished span as the trace routes serve it (ADK's `debug/trace` shape). */
 export interface SpanRecord {
@@ -46,6 +47,17 @@ export class InMemorySpanStore implements SpanProcessor {
   }
 
   onStart(_span: Span, _parentContext: Context): void {}
+
+  /**
+   * Adds `gen_ai.provider.name` to model calls that lack it (core names the model, not its vendor).
+   * Runs before the span ends, so every exporter of the provider sees it.
+   */
+  onEnding(span: Span): void {
+    const model = span.attributes['gen_ai.request.model'];
+    if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
+    const provider = genAiProviderName(model);
+    if (provider) span.setAttribute('gen_ai.provider.name', provider);
+  }
 
   onEnd(span: ReadableSpan): void {
     const context = span.spanContext();

@@ -1,0 +1,32 @@
+/**
+ * The OpenTelemetry GenAI `gen_ai.provider.name` for a model name as ADK agents spell it (a bare
+ * vendor model name, or a `provider/model` registry name). Undefined when it cannot be told.
+ */
+export function genAiProviderName(model: string): string | undefined {
+  const m = model.trim().toLowerCase();
+  const slash = m.indexOf('/');
+  if (slash > 0) {
+    const prefix = m.slice(0, slash);
+    const known: Record<string, string> = {
+      openai: 'openai',
+      azure: 'azure.ai.openai',
+      anthropic: 'anthropic',
+      gemini: 'gcp.gemini',
+      google: 'gcp.gemini',
+      vertex: 'gcp.vertex_ai',
+      vertex_ai: 'gcp.vertex_ai',
+      groq: 'groq',
+      mistral: 'mistral_ai',
+      deepseek: 'deepseek',
+      ollama: 'ollama',
+      openrouter: 'openrouter',
+      together: 'together',
+    };
+    return known[prefix] ?? prefix;
+  }
+  if (m.startsWith('gemini') || m.startsWith('gemma')) return 'gcp.gemini';
+  if (m.startsWith('claude')) return 'anthropic';
+  if (/^(gpt-|o\d|chatgpt|text-embedding|davinci)/.test(m)) return 'openai';
+  if (m.startsWith('mistral') || m.startsWith('codestral')) return 'mistral_ai';
+  return undefined;
+}
