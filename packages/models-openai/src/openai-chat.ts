@@ -8,7 +8,7 @@ import {
   loadSetting,
   packageVersion,
   postJson,
-  postJsonStream,
+  postJsonStreamBatches,
 } from '@adk/core/http';
 import { toOpenAIRequestBody } from './convert-request.js';
 import { OpenAIAccumulator } from './convert-response.js';
@@ -92,17 +92,23 @@ export class OpenAIChat implements Llm {
       yield accumulator.result();
       return;
     }
-    const { events } = await postJsonStream({ ...http, schema: openaiChunkSchema });
-    for await (const { value } of events) {
-      if (value.error) {
-        throw new ApiCallError(`Chat Completions stream failed: ${value.error.message ?? 'unknown error'}`, {
-          url: http.url,
-          failure: 'http',
-          ...(value.error.message ? { vendorMessage: value.error.message } : {}),
-        });
+    // One async step per network chunk, not per event: this loop is the streaming hot path.
+    const { events } = await postJsonStreamBatches({ ...http, schema: openaiChunkSchema });
+    for await (const batch of events) {
+      for (const { value } of batch) {
+        if (value.error) {
+          throw new ApiCallError(
+            `Chat Completions stream failed: ${value.error.message ?? 'unknown error'}`,
+            {
+              url: http.url,
+              failure: 'http',
+              ...(value.error.message ? { vendorMessage: value.error.message } : {}),
+            },
+          );
+        }
+        const deltas = accumulator.addChunk(value);
+        if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
       }
-      const deltas = accumulator.addChunk(value);
-      if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
     }
     if (!accumulator.finished) {
       throw new ApiCallError('Chat Completions stream ended before a finish_reason', {

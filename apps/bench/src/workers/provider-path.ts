@@ -1,6 +1,7 @@
-// Child process: reads the same long SSE stream through @adk/models-openai and through a bare
-// fetch, alternating, and prints time to first event and total time for each.
+// Child process: reads the same long SSE stream through @adk/models-openai, through a bare fetch and
+// through undici's own `request`, in turn, and prints time to first event and total time for each.
 import type { Llm, LlmRequest } from '@adk/core';
+import { Agent, request as undiciRequest } from 'undici';
 import { SkipError } from '../frameworks/types.js';
 import { emitResult, emitSkip, workerArgs } from './protocol.js';
 
@@ -17,8 +18,12 @@ export interface ProviderPathSample {
 
 export interface ProviderPathResult {
   adk: ProviderPathSample[];
+  /** fetch + SSE split, no JSON (for reference). */
   fetch: ProviderPathSample[];
+  /** fetch + SSE split + JSON.parse of every event: the baseline. */
   fetchParse: ProviderPathSample[];
+  /** undici.request + SSE split + JSON.parse of every event: the other transport. */
+  undiciParse: ProviderPathSample[];
   /** Partial events the ADK model yielded, and characters of aggregated text, per stream. */
   adkPartials: number;
   adkTextLength: number;
@@ -106,6 +111,43 @@ async function throughFetch(
   return { firstMs, totalMs: performance.now() - start };
 }
 
+/** The same client as `throughFetch(…, true)`, on undici's `request` (Node streams, no WHATWG streams). */
+async function throughUndici(
+  baseUrl: string,
+  dispatcher: Agent,
+  counts: { events: number },
+): Promise<ProviderPathSample> {
+  const start = performance.now();
+  let firstMs = Number.NaN;
+  const response = await undiciRequest(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    dispatcher,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' },
+    body: JSON.stringify({
+      model: 'gpt-bench',
+      stream: true,
+      messages: [{ role: 'user', content: 'Tell me a long story.' }],
+    }),
+  });
+  response.body.setEncoding('utf8');
+  let buffer = '';
+  let events = 0;
+  for await (const chunk of response.body) {
+    buffer += chunk as string;
+    let boundary = buffer.indexOf('\n\n');
+    while (boundary !== -1) {
+      const data = buffer.slice(0, boundary).replace(/^data: ?/, '');
+      if (data !== '[DONE]') JSON.parse(data);
+      if (events === 0) firstMs = performance.now() - start;
+      events++;
+      buffer = buffer.slice(boundary + 2);
+      boundary = buffer.indexOf('\n\n');
+    }
+  }
+  counts.events = events;
+  return { firstMs, totalMs: performance.now() - start };
+}
+
 async function main(): Promise<void> {
   const args = workerArgs<ProviderPathArgs>();
   let model: Llm;
@@ -117,29 +159,34 @@ async function main(): Promise<void> {
   }
   const adkCounts = { partials: 0, text: 0 };
   const fetchCounts = { events: 0 };
+  const dispatcher = new Agent();
+  const undiciCounts = { events: 0 };
   for (let i = 0; i < args.warmup; i++) {
     await throughAdk(model, adkCounts);
-    await throughFetch(args.baseUrl, fetchCounts);
+    await throughFetch(args.baseUrl, fetchCounts, true);
+    await throughUndici(args.baseUrl, dispatcher, undiciCounts);
   }
   const result: ProviderPathResult = {
     adk: [],
     fetch: [],
     fetchParse: [],
+    undiciParse: [],
     adkPartials: 0,
     adkTextLength: 0,
     fetchEvents: 0,
   };
+  const clients = [
+    async () => result.adk.push(await throughAdk(model, adkCounts)),
+    async () => result.fetchParse.push(await throughFetch(args.baseUrl, fetchCounts, true)),
+    async () => result.undiciParse.push(await throughUndici(args.baseUrl, dispatcher, undiciCounts)),
+    async () => result.fetch.push(await throughFetch(args.baseUrl, fetchCounts)),
+  ];
   for (let i = 0; i < args.iterations; i++) {
-    // Alternate which goes first so that neither always runs on a warmer connection pool.
-    if (i % 2 === 0) {
-      result.adk.push(await throughAdk(model, adkCounts));
-      result.fetch.push(await throughFetch(args.baseUrl, fetchCounts));
-    } else {
-      result.fetch.push(await throughFetch(args.baseUrl, fetchCounts));
-      result.adk.push(await throughAdk(model, adkCounts));
-    }
-    result.fetchParse.push(await throughFetch(args.baseUrl, fetchCounts, true));
+    // Rotate which goes first so that none always runs right after another's garbage.
+    for (let j = 0; j < clients.length; j++)
+      await (clients[(i + j) % clients.length] as () => Promise<number>)();
   }
+  await dispatcher.close();
   result.adkPartials = adkCounts.partials;
   result.adkTextLength = adkCounts.text;
   result.fetchEvents = fetchCounts.events;

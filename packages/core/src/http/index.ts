@@ -3,6 +3,7 @@
  * Node's built-in fetch (undici) with keep-alive pooling; no vendor SDKs.
  *
  * Requests
+ * - `postJsonStreamBatches(request)`: like `postJsonStream`, one array of events per network chunk.
  * - `postJson({ url, requestHeaders, body, schema?, signal?, fetch?, dispatcher?, timeouts?, retry?,
  *   apiName?, packageName?, packageVersion? })` → `{ status, headers, value }`. JSON in, JSON out,
  *   validated with a zod `schema` when given. Retries 408/409/429/5xx and network resets.

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isApiCallError } from './api-call-error.js';
-import { parseJsonEventStream, parseSseStream, type SseEvent, SseParser } from './sse.js';
+import {
+  parseJsonEventStream,
+  parseJsonSseBatches,
+  parseSseStream,
+  type SseEvent,
+  SseParser,
+} from './sse.js';
 
 function bytes(...chunks: string[]): AsyncIterable<Uint8Array> {
   const encoder = new TextEncoder();
@@ -94,5 +100,21 @@ describe('parseJsonEventStream', () => {
     expect(out).toHaveLength(1);
     expect(isApiCallError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'API_CALL', failure: 'invalid-response', isRetryable: false });
+  });
+});
+
+describe('parseJsonSseBatches', () => {
+  it('yields the events of each network chunk together, split across chunk borders, until [DONE]', async () => {
+    const encoder = new TextEncoder();
+    async function* chunks() {
+      yield encoder.encode('data: {"i":1}\n\ndata: {"i":2}\n\nda');
+      yield encoder.encode('ta: {"i":3}\n\n');
+      yield encoder.encode(': comment\n\n');
+      yield encoder.encode('data: {"i":4}\n\ndata: [DONE]\n\ndata: {"i":5}\n\n');
+    }
+    const batches: number[][] = [];
+    for await (const batch of parseJsonSseBatches<{ i: number }>(chunks(), { url: 'http://x' }))
+      batches.push(batch.map((e) => e.value.i));
+    expect(batches).toEqual([[1, 2], [3], [4]]);
   });
 });

@@ -172,6 +172,38 @@ export async function* parseJsonSseStream<T = unknown>(
   }
 }
 
+/**
+ * {@link parseJsonSseStream}, yielding the events of each network chunk together: one async step per
+ * chunk instead of one per event, for a provider's hot loop (it still yields one response per event).
+ */
+export async function* parseJsonSseBatches<T = unknown>(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  options: { url: string; schema?: SchemaLike<T> },
+): AsyncGenerator<JsonSseEvent<T>[]> {
+  const parser = new SseParser();
+  const decoder = new TextDecoder();
+  let batch: JsonSseEvent<T>[] = [];
+  const take = (text: string): boolean => {
+    for (const sse of parser.feed(text)) {
+      const decoded = decodeJsonEvent(sse, options);
+      if (decoded === DONE) return true;
+      if (decoded !== SKIP) batch.push(decoded);
+    }
+    return false;
+  };
+  for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+    const done = take(decoder.decode(chunk, { stream: true }));
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+    if (done) return;
+  }
+  const rest = decoder.decode();
+  if (rest) take(rest);
+  if (batch.length > 0) yield batch;
+}
+
 const DONE = Symbol('done');
 const SKIP = Symbol('skip');
 
