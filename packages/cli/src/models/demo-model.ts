@@ -18,8 +18,7 @@ export interface DemoModelOptions {
 }
 
 /** Said at the start of every text reply, so nobody mistakes the demo for a real model. */
-export const DEMO_NOTICE =
-  '[offline demo model: no API key is set — put GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY in .env for a real model]';
+export const DEMO_NOTICE = '[offline demo model: no API key is set]';
 
 const TRANSFER = 'transfer_to_agent';
 const STOPWORDS = new Set(
