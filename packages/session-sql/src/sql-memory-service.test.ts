@@ -186,3 +186,62 @@ for (const target of testDatabases()) {
     });
   });
 }
+
+// PGlite 0.5 ships no `vector` extension; 0.4 was its last release with pgvector built in. It runs
+// the vector path for real here (a dev dependency alias; users bring their own PGlite or Postgres).
+describe('pgvector on PGlite 0.4 (with its vector extension)', () => {
+  let db: AnyKysely;
+  beforeAll(async () => {
+    const { PGlite } = await import('pglite-with-vector');
+    const { vector } = await import('pglite-with-vector/vector');
+    const { Kysely } = await import('kysely');
+    const { PgliteDialect } = await import('./index.js');
+    const pglite = new PGlite({ extensions: { vector } });
+    db = new Kysely<unknown>({ dialect: new PgliteDialect({ pglite }) });
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('embeds entries as they are added and fuses vector similarity with full-text ranking', async () => {
+    let embedded = 0;
+    const embeddings = letterEmbeddings(true);
+    const counting: MemoryEmbeddings = {
+      ...embeddings,
+      embed: async (texts) => {
+        embedded += texts.length;
+        return embeddings.embed(texts);
+      },
+    };
+    const memory = new SqlMemoryService({ db, tablePrefix: 'vec_', embeddings: counting });
+    expect(await memory.vectorSearchEnabled()).toBe(true);
+    const s = session('s1', ['the lighthouse keeper', 'zzz qqq', 'a red apple']);
+    await memory.addSessionToMemory(s);
+    await memory.addSessionToMemory(s); // already embedded: not embedded again
+    expect(embedded).toBe(3);
+    // No word matches "lighthouses"; its letters are closest to the first entry.
+    const nearest = await memory.searchMemory({
+      appName: 'app',
+      userId: 'u1',
+      query: 'lighthouses',
+      limit: 1,
+    });
+    expect(nearest.memories.map((m) => m.content.parts[0]?.text)).toEqual(['the lighthouse keeper']);
+    // An entry found by both rankings comes before one found by vectors alone.
+    const both = await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'apple', limit: 3 });
+    expect(both.memories[0]?.content.parts[0]?.text).toBe('a red apple');
+    const scores = both.memories.map((m) => m.score ?? 0);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // Other users see nothing of it.
+    expect((await memory.searchMemory({ appName: 'app', userId: 'u2', query: 'apple' })).memories).toEqual(
+      [],
+    );
+    // The stored column's dimension is checked against the embedding function's.
+    const wrong = new SqlMemoryService({
+      db,
+      tablePrefix: 'vec_',
+      embeddings: { ...embeddings, dimensions: 3 },
+    });
+    expect(isAdkError(await wrong.vectorSearchEnabled().catch((e) => e), 'CONFIG')).toBe(true);
+  });
+});
