@@ -1,6 +1,8 @@
 import {
   BaseLlm,
   type BaseLlmConnection,
+  type BaseSessionService,
+  DatabaseSessionService,
   FunctionTool,
   InMemorySessionService,
   LlmAgent,
@@ -12,8 +14,10 @@ import {
 } from '@google/adk';
 import { z } from 'zod';
 import {
+  type DriverOptions,
   FINAL_TEXT,
   INSTRUCTION,
+  SkipError,
   TOOL_ARGS,
   TOOL_DESCRIPTION,
   TOOL_NAME,
@@ -51,7 +55,22 @@ class ScriptedGoogleLlm extends BaseLlm {
   }
 }
 
-export async function createGoogleAdkDriver(): Promise<TurnDriver> {
+/**
+ * @google/adk's session store: in memory, or its `DatabaseSessionService` (MikroORM) on the same
+ * Postgres our SQL store is measured on.
+ */
+async function googleSessionService(options: DriverOptions | undefined): Promise<BaseSessionService> {
+  if (options?.store === 'postgres') {
+    if (!options.postgresUrl) throw new Error('the postgres store needs a URL');
+    const service = new DatabaseSessionService(options.postgresUrl);
+    await service.init();
+    return service;
+  }
+  if (options?.store === 'pglite') throw new SkipError('@google/adk has no PGlite session store');
+  return new InMemorySessionService();
+}
+
+export async function createGoogleAdkDriver(options?: DriverOptions): Promise<TurnDriver> {
   // Default logging prints per model call; a benchmark measures the framework, not the console.
   setLogLevel(LogLevel.ERROR);
   const counters: WorkCounters = { modelCalls: 0, toolCalls: 0, lastRequestItems: 0 };
@@ -70,7 +89,7 @@ export async function createGoogleAdkDriver(): Promise<TurnDriver> {
     instruction: INSTRUCTION,
     tools: [tool],
   });
-  const sessionService = new InMemorySessionService();
+  const sessionService = await googleSessionService(options);
   const appName = 'bench';
   const runner = new Runner({ appName, agent, sessionService });
   return {

@@ -35,11 +35,14 @@ async function createDriver(args: AgentLoopArgs): Promise<TurnDriver> {
     case 'adk':
       return (await import('../frameworks/adk.js')).createAdkDriver(args);
     case 'google-adk':
-      return (await import('../frameworks/google-adk.js')).createGoogleAdkDriver();
+      return (await import('../frameworks/google-adk.js')).createGoogleAdkDriver(args);
     case 'openai-agents':
       return (await import('../frameworks/openai-agents.js')).createOpenAiAgentsDriver();
   }
 }
+
+/** Session ids unique to this process: several workers may share one Postgres database. */
+const RUN = `${process.pid}-${Date.now().toString(36)}`;
 
 async function main(): Promise<void> {
   const args = workerArgs<AgentLoopArgs>();
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (args.warmupTurns > 0) {
-    const warm = await driver.openSession('warmup');
+    const warm = await driver.openSession(`warmup-${RUN}`);
     for (let i = 0; i < args.warmupTurns; i++) await warm(`What is the weather in Paris? (${i})`);
   }
   const baseModelCalls = driver.counters.modelCalls;
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
 
   const turnMs: number[] = [];
   const runSession = async (index: number) => {
-    const turn = await driver.openSession(`s${index}`);
+    const turn = await driver.openSession(`s${index}-${RUN}`);
     for (let i = 0; i < args.turns; i++) {
       const start = performance.now();
       await turn(`What is the weather in Paris? (${i})`);
