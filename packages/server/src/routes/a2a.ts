@@ -3,15 +3,42 @@ import { idParam, type RouteContext } from './context.js';
 
 type A2aModule = typeof import('@adk/a2a');
 type A2aServer = ReturnType<A2aModule['toA2a']>;
+type TaskStore = import('@adk/a2a').TaskStore;
+
+/**
+ * One app's view of the shared task store: tasks are recorded under an owner scoped to the app, so
+ * `/a2a/a` never reads or lists the tasks of `/a2a/b` (caller identities stay separate within it).
+ */
+export function appTaskStore(store: TaskStore, appName: string): TaskStore {
+  const scope = (owner: string | undefined) => `app:${appName}${owner === undefined ? '' : `\u0000${owner}`}`;
+  return {
+    get: (taskId, owner) => store.get(taskId, scope(owner)),
+    save: (task, owner) => store.save(task, scope(owner)),
+    list: (query) => store.list({ ...query, owner: scope(query.owner) }),
+    savePushConfig: (config) => store.savePushConfig(config),
+    getPushConfig: (taskId, configId) => store.getPushConfig(taskId, configId),
+    listPushConfigs: (taskId) => store.listPushConfigs(taskId),
+    deletePushConfig: (taskId, configId) => store.deletePushConfig(taskId, configId),
+  };
+}
 
 /** Per-app A2A servers, built on first request and closed with the server. */
 export class A2aMounts {
   private readonly servers = new Map<string, Promise<A2aServer>>();
+  /** The in-memory task store shared by the apps when the server opened no database. */
+  private shared: TaskStore | undefined;
 
   constructor(
     private readonly a2a: A2aModule,
     private readonly ctx: RouteContext,
   ) {}
+
+  private taskStore(): TaskStore {
+    const opened = this.ctx.stores.taskStore as TaskStore | undefined;
+    if (opened) return opened;
+    this.shared ??= new this.a2a.InMemoryTaskStore();
+    return this.shared;
+  }
 
   server(appName: string): Promise<A2aServer> {
     let pending = this.servers.get(appName);
@@ -21,7 +48,7 @@ export class A2aMounts {
           basePath: `/a2a/${encodeURIComponent(appName)}`,
           maxBodyBytes: this.ctx.bodyLimit,
           // Same session service as the HTTP API (the runner's), tasks in the same database.
-          ...(this.ctx.stores.taskStore ? { store: this.ctx.stores.taskStore as never } : {}),
+          store: appTaskStore(this.taskStore(), appName),
           onError: (error) => this.ctx.logger.error(`A2A ${appName}: ${(error as Error)?.message ?? error}`),
         }),
       );
