@@ -54,6 +54,9 @@ export function App() {
   const stickToBottom = useRef(true);
   // A session created by the first message of a run: the run fills it, no reload needed.
   const createdByRun = useRef<string | undefined>(undefined);
+  // The session on screen, read by a run's stream to drop events once the user has moved on.
+  const shown = useRef<string | undefined>(sessionId);
+  shown.current = sessionId;
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -183,6 +186,7 @@ export function App() {
           id = created.id;
           setSessions((list) => [created, ...list]);
           createdByRun.current = id;
+          shown.current = id;
           setSessionId(id);
           setEvents([]);
           setState({});
@@ -205,6 +209,10 @@ export function App() {
           { appName: app, userId: user, sessionId: id, newMessage: { role: 'user', parts } },
           controller.signal,
         )) {
+          if (shown.current !== id) {
+            controller.abort();
+            break;
+          }
           if (event.partial) {
             const key = streamKey(event);
             setBubbles((list) => {
@@ -256,7 +264,7 @@ export function App() {
         setRunning(false);
         setBubbles([]);
         // The server's copy is the truth (ids of the user event, what was committed before a stop).
-        await loadSession(app, id);
+        if (shown.current === id) await loadSession(app, id);
         void refreshSessions(app);
       }
     },
@@ -373,8 +381,15 @@ export function App() {
             current={sessionId}
             loading={sessionsLoading}
             disabled={!ready && !sessionError}
-            onSelect={(id) => setSessionId(id)}
-            onCreate={() => void createSession()}
+            onSelect={(id) => {
+              // Leaving a conversation mid-run stops that run (its stream would land in the wrong view).
+              if (id !== sessionId) stop();
+              setSessionId(id);
+            }}
+            onCreate={() => {
+              stop();
+              void createSession();
+            }}
             onDelete={(id) => void deleteSession(id)}
           />
           <main class="chat" aria-label="Conversation">
