@@ -131,7 +131,15 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   );
 
   let tracing: TracingState | undefined;
-  if (options.tracing !== false) tracing = await setupTracing(logger);
+  let http: Awaited<ReturnType<typeof httpSpans>> | undefined;
+  try {
+    if (options.tracing !== false) tracing = await setupTracing(logger);
+    if (tracing?.exporting) http = await httpSpans();
+  } catch (error) {
+    // Nothing else holds the stores yet: close them rather than leak a database connection.
+    await stores.close().catch(() => undefined);
+    throw error;
+  }
 
   const apps = new AppRegistry(
     options.apps,
@@ -146,7 +154,6 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       }),
   );
   const runs = new RunTracker();
-  const http = tracing?.exporting ? await httpSpans() : undefined;
   const ctx: RouteContext = {
     bind: http?.bind,
     apps,
