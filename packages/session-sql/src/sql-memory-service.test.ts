@@ -91,6 +91,13 @@ for (const target of testDatabases()) {
       expect(await memory.searchMemory({ appName: 'app', userId: 'u1', query: '!!! ...' })).toEqual({
         memories: [],
       });
+      expect(
+        (await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'basil', limit: 1.5 })).memories,
+      ).toHaveLength(1);
+      const bad = await memory
+        .searchMemory({ appName: 'app', userId: 'u1', query: 'basil', limit: Number.NaN })
+        .catch((e) => e);
+      expect(isAdkError(bad, 'VALIDATION')).toBe(true);
       expect(await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'basil', limit: 0 })).toEqual({
         memories: [],
       });

@@ -196,13 +196,14 @@ export class SqlMemoryService implements MemoryService {
 
   async searchMemory(params: SearchMemoryParams): Promise<SearchMemoryResult> {
     const limit = params.limit ?? 10;
+    if (!Number.isFinite(limit)) throw new ValidationError(`limit must be a finite number, got ${limit}`);
     const terms = queryTerms(params.query);
     if (limit <= 0 || !params.query.trim()) return { memories: [] };
     const vectors = await this.vectorSearchEnabled();
-    const textRows = terms.length > 0 ? await this.fullText(params, terms, limit) : [];
+    const textRows = terms.length > 0 ? await this.fullText(params, terms, Math.floor(limit)) : [];
     if (!vectors) return { memories: textRows.map((row) => toEntry(row, Number(row.score))) };
     // Fuse the two rankings by reciprocal rank: agreement between them counts most.
-    const vectorRows = await this.nearest(params, limit);
+    const vectorRows = await this.nearest(params, Math.floor(limit));
     const fused = new Map<string, { row: EntryRow; score: number }>();
     for (const ranking of [textRows, vectorRows]) {
       ranking.forEach((row, rank) => {
