@@ -346,6 +346,8 @@ describe('artifacts', () => {
     expect(await json('GET', `${base}/upload.txt`)).toEqual({
       inlineData: { mimeType: 'text/plain', data: 'aGk=' },
     });
+    expect(await json('DELETE', `${base}/todo?version=0`)).toBeNull();
+    expect(await json('GET', `${base}/todo/versions`)).toEqual([1]);
     expect(await json('DELETE', `${base}/todo`)).toBeNull();
     await json('GET', `${base}/todo`, undefined, 404);
     await json('GET', `${base}/..`, undefined, 404);

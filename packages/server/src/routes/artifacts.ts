@@ -1,4 +1,4 @@
-import { assertSafeArtifactName, NotFoundError, ValidationError } from '@adk/core';
+import { type ArtifactVersion, assertSafeArtifactName, NotFoundError, ValidationError } from '@adk/core';
 import type { Context, Hono } from 'hono';
 import { readJson, validate } from '../http/body.js';
 import { camelContent, camelKeys, requestSchemas } from '../http/schemas.js';
@@ -18,7 +18,24 @@ function parseVersion(value: string | undefined, what: string): number | undefin
   return Number(value);
 }
 
-/** Artifacts of a session: names, latest or one version, versions, save, delete. */
+/** ADK's ArtifactVersion on the wire: times in float seconds, and a URI naming the version. */
+function versionJson(
+  key: { appName: string; userId: string; sessionId: string },
+  filename: string,
+  v: ArtifactVersion,
+): Record<string, unknown> {
+  const path = [key.appName, key.userId, key.sessionId, filename].map(encodeURIComponent);
+  return {
+    version: v.version,
+    canonicalUri: `adk-artifact://apps/${path[0]}/users/${path[1]}/sessions/${path[2]}/artifacts/${path[3]}/versions/${v.version}`,
+    ...(v.mimeType ? { mimeType: v.mimeType } : {}),
+    customMetadata: v.customMetadata ?? {},
+    createTime: v.createTime / 1000,
+    ...(v.sizeBytes !== undefined ? { sizeBytes: v.sizeBytes } : {}),
+  };
+}
+
+/** Artifacts of a session: names, latest or one version, versions and their metadata, save, delete. */
 export function artifactRoutes(app: Hono, ctx: RouteContext): void {
   const base = '/apps/:app/users/:user/sessions/:session/artifacts';
   const service = () => ctx.stores.artifactService;
@@ -35,14 +52,57 @@ export function artifactRoutes(app: Hono, ctx: RouteContext): void {
     }
     const req = validate(requestSchemas().saveArtifact, body, 'SaveArtifactRequest');
     assertSafeArtifactName(req.filename);
-    const version = await service().saveArtifact({ ...key, filename: req.filename, artifact: req.artifact });
-    const mimeType = req.artifact.inlineData?.mimeType ?? req.artifact.fileData?.mimeType;
-    return c.json({
-      version,
-      ...(mimeType ? { mimeType } : {}),
-      ...(req.customMetadata ? { customMetadata: req.customMetadata } : {}),
-      createTime: Date.now() / 1000,
+    const filename = req.filename;
+    const version = await service().saveArtifact({
+      ...key,
+      filename,
+      artifact: req.artifact,
+      ...(req.customMetadata
+        ? { customMetadata: req.customMetadata as ArtifactVersion['customMetadata'] }
+        : {}),
     });
+    const stored = await service().getArtifactVersion?.({ ...key, filename, version });
+    const mimeType = req.artifact.inlineData?.mimeType ?? req.artifact.fileData?.mimeType;
+    return c.json(
+      versionJson(
+        key,
+        filename,
+        stored ?? {
+          version,
+          ...(mimeType ? { mimeType } : req.artifact.text !== undefined ? { mimeType: 'text/plain' } : {}),
+          ...(req.customMetadata
+            ? { customMetadata: req.customMetadata as ArtifactVersion['customMetadata'] }
+            : {}),
+          createTime: Date.now(),
+        },
+      ),
+    );
+  });
+
+  // Metadata routes first: `metadata` is not a version number.
+  app.get(`${base}/:name/versions/metadata`, async (c) => {
+    const key = await sessionKey(ctx, c);
+    const filename = artifactName(c);
+    const list = service().listArtifactVersions
+      ? await service().listArtifactVersions?.({ ...key, filename })
+      : undefined;
+    if (list) return c.json(list.map((v) => versionJson(key, filename, v)));
+    // A store without metadata: the version numbers are all there is.
+    const versions = await service().listVersions({ ...key, filename });
+    return c.json(versions.map((version) => ({ version, customMetadata: {} })));
+  });
+
+  app.get(`${base}/:name/versions/:version/metadata`, async (c) => {
+    const key = await sessionKey(ctx, c);
+    const filename = artifactName(c);
+    const version = parseVersion(c.req.param('version'), 'version ID');
+    const found = await service().getArtifactVersion?.({
+      ...key,
+      filename,
+      ...(version !== undefined ? { version } : {}),
+    });
+    if (!found) throw new NotFoundError('Artifact version not found');
+    return c.json(versionJson(key, filename, found));
   });
 
   app.get(`${base}/:name/versions`, async (c) => {
@@ -76,9 +136,15 @@ export function artifactRoutes(app: Hono, ctx: RouteContext): void {
     return c.json(part);
   });
 
+  // Every version, or one with `?version=`.
   app.delete(`${base}/:name`, async (c) => {
     const key = await sessionKey(ctx, c);
-    await service().deleteArtifact({ ...key, filename: artifactName(c) });
+    const version = parseVersion(c.req.query('version'), 'version');
+    await service().deleteArtifact({
+      ...key,
+      filename: artifactName(c),
+      ...(version !== undefined ? { version } : {}),
+    });
     return c.json(null);
   });
 }
