@@ -162,13 +162,103 @@ function hasUserText(event: Event): boolean {
   );
 }
 
+/** Adds one event's turn to the history being built (re-phrasing other agents' turns). */
+function addEvent(
+  event: Event,
+  agentName: string,
+  branch: string | undefined,
+  contents: Content[],
+  rephrased: Set<string>,
+): void {
+  if (event.partial || !event.content || event.content.parts.length === 0) return;
+  if (!isVisibleFromBranch(event.branch, branch)) return;
+  const content = stripInternal(event.content);
+  if (!content) return;
+  let answersRephrased = false;
+  if (rephrased.size > 0) {
+    for (const p of content.parts) {
+      if (p.functionResponse && rephrased.has(p.functionResponse.id)) {
+        answersRephrased = true;
+        break;
+      }
+    }
+  }
+  if (event.author === agentName || (event.author === 'user' && !answersRephrased)) {
+    contents.push(content);
+  } else {
+    for (const p of content.parts) if (p.functionCall) rephrased.add(p.functionCall.id);
+    contents.push(asContext(event, content));
+  }
+}
+
+/**
+ * The history built so far for one agent and branch over a session's log, keyed by the last event
+ * it covers: the log only grows, so the next request of the same conversation (the next step, the
+ * next turn) only adds the events after it (docs/architecture.md §6: per-turn cost must not grow
+ * with the session beyond building the request). Logs with compactions are built in full.
+ */
+interface HistoryCache {
+  agentName: string;
+  branch: string | undefined;
+  first: Event;
+  count: number;
+  contents: Content[];
+  rephrased: Set<string>;
+}
+const historyCaches = new WeakMap<Event, HistoryCache[]>();
+
+function takeCache(events: Event[], agentName: string, branch: string | undefined): HistoryCache | undefined {
+  for (let count = events.length; count > 0 && count >= events.length - 8; count--) {
+    const list = historyCaches.get(events[count - 1] as Event);
+    if (!list) continue;
+    const at = list.findIndex(
+      (c) => c.agentName === agentName && c.branch === branch && c.count === count && c.first === events[0],
+    );
+    if (at < 0) continue;
+    const cache = list[at] as HistoryCache;
+    list.splice(at, 1);
+    return cache;
+  }
+  return undefined;
+}
+
 /** The history an LlmAgent sends: docs/architecture.md §4.4 "History". */
 export function buildContents(
   ctx: InvocationContext,
   agentName: string,
   include: IncludeContents,
 ): Content[] {
-  let events = ctx.session.events;
+  const all = ctx.session.events;
+  if (include === 'default' && all.length > 0) {
+    const branch = ctx.branch;
+    const cache = takeCache(all, agentName, branch) ?? {
+      agentName,
+      branch,
+      first: all[0] as Event,
+      count: 0,
+      contents: [],
+      rephrased: new Set<string>(),
+    };
+    let compacted = false;
+    for (let i = cache.count; i < all.length; i++) {
+      if ((all[i] as Event).actions.compaction) {
+        compacted = true;
+        break;
+      }
+    }
+    if (!compacted) {
+      for (let i = cache.count; i < all.length; i++)
+        addEvent(all[i] as Event, agentName, branch, cache.contents, cache.rephrased);
+      cache.count = all.length;
+      const last = all[all.length - 1] as Event;
+      const list = historyCaches.get(last);
+      if (list) list.push(cache);
+      else historyCaches.set(last, [cache]);
+      // A copy: hooks may edit the request's contents; the cache must not see that.
+      return pairCallsWithResponses(cache.contents.slice());
+    }
+  }
+  let events = all;
   if (include === 'none') {
     // Only the current turn: from the latest user message with text on.
     let start = events.length - 1;
@@ -179,20 +269,6 @@ export function buildContents(
   const contents: Content[] = [];
   // Calls of other agents are re-phrased as text; so must be the responses that answer them.
   const rephrased = new Set<string>();
-  for (const event of events) {
-    if (event.partial || !event.content || event.content.parts.length === 0) continue;
-    if (!isVisibleFromBranch(event.branch, ctx.branch)) continue;
-    const content = stripInternal(event.content);
-    if (!content) continue;
-    const answersRephrased = content.parts.some(
-      (p) => p.functionResponse && rephrased.has(p.functionResponse.id),
-    );
-    if (event.author === agentName || (event.author === 'user' && !answersRephrased)) {
-      contents.push(content);
-    } else {
-      for (const p of content.parts) if (p.functionCall) rephrased.add(p.functionCall.id);
-      contents.push(asContext(event, content));
-    }
-  }
+  for (const event of events) addEvent(event, agentName, ctx.branch, contents, rephrased);
   return pairCallsWithResponses(contents);
 }

@@ -259,7 +259,11 @@ async function* step(
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
   const tools = await resolveTools(agent, ctx);
-  const contents = yield* compressedContents(agent, ctx);
+  // Without compressors there is nothing to yield: skip the generator (a per-step cost).
+  const contents =
+    (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
+      ? buildContents(ctx, agent.name, agent.includeContents)
+      : yield* compressedContents(agent, ctx);
   const request = await buildRequest(agent, ctx, tools, contents);
 
   const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
