@@ -122,8 +122,10 @@ describe('sessions', () => {
 
   it('lists, patches state and deletes', async () => {
     const id = await newSession();
+    await json('POST', `${sessions}/___eval___session___1`);
     const list = await json<{ id: string; events: unknown[] }[]>('GET', sessions);
     expect(list.find((s) => s.id === id)?.events).toEqual([]);
+    expect(list.some((s) => s.id.startsWith('___eval___'))).toBe(false);
     const patched = await json<{
       state: object;
       events: { author: string; invocationId: string; actions: object }[];

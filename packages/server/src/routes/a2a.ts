@@ -4,6 +4,7 @@ import { idParam, type RouteContext } from './context.js';
 type A2aModule = typeof import('@adk/a2a');
 type A2aServer = ReturnType<A2aModule['toA2a']>;
 type TaskStore = import('@adk/a2a').TaskStore;
+type TaskEventBus = import('@adk/a2a').TaskEventBus;
 
 /**
  * One app's view of the shared task store: tasks are recorded under an owner scoped to the app, so
@@ -49,6 +50,8 @@ export class A2aMounts {
           maxBodyBytes: this.ctx.bodyLimit,
           // Same session service as the HTTP API (the runner's), tasks in the same database.
           store: appTaskStore(this.taskStore(), appName),
+          // Several instances on one Postgres: live task updates reach every instance's subscribers.
+          ...(this.ctx.stores.taskEventBus ? { eventBus: this.ctx.stores.taskEventBus as TaskEventBus } : {}),
           onError: (error) => this.ctx.logger.error(`A2A ${appName}: ${(error as Error)?.message ?? error}`),
         }),
       );

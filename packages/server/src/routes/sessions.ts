@@ -14,6 +14,9 @@ import { camelKeys, requestSchemas } from '../http/schemas.js';
 import { eventFromAdkJson, sessionToAdkJson } from '../wire/adk-json.js';
 import { idParam, type RouteContext, sessionKey } from './context.js';
 
+/** Sessions that eval runs create (ADK's prefix); the session list leaves them out, as ADK's does. */
+const EVAL_SESSION_PREFIX = '___eval___session___';
+
 /** Every session of a user (the store pages; ADK's route returns them all). */
 async function allSessions(service: SessionService, appName: string, userId: string): Promise<Session[]> {
   const out: Session[] = [];
@@ -50,7 +53,7 @@ export function sessionRoutes(app: Hono, ctx: RouteContext): void {
     const userId = idParam(c, 'user');
     await ctx.apps.assertApp(appName);
     const sessions = await allSessions(service(), appName, userId);
-    return c.json(sessions.map(sessionToAdkJson));
+    return c.json(sessions.filter((s) => !s.id.startsWith(EVAL_SESSION_PREFIX)).map(sessionToAdkJson));
   });
 
   app.post('/apps/:app/users/:user/sessions', async (c) => {

@@ -8,6 +8,7 @@ export type ServerErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'SHUTTING_DOWN'
+  | 'NOT_READY'
   | 'APP_LOAD';
 
 /** A request the server refuses, with the stable code that picks its HTTP status. */
@@ -36,6 +37,7 @@ const STATUS: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SHUTTING_DOWN: 503,
+  NOT_READY: 503,
   CANCELLED: 503,
 };
 

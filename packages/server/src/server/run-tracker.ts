@@ -16,6 +16,11 @@ export class RunTracker {
     return this.active.size;
   }
 
+  /** True once shutdown has begun: new runs are refused, and `/ready` says so to load balancers. */
+  get draining(): boolean {
+    return this.closing;
+  }
+
   /** Starts tracking a run; refused once shutdown has begun. */
   start(): TrackedRun {
     if (this.closing) throw new ServerError('SHUTTING_DOWN', 'The server is shutting down');

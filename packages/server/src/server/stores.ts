@@ -9,6 +9,7 @@ import {
   type SessionService,
 } from '@adk/core';
 import type { AdkServerLogger } from './logger.js';
+import { openTaskEventBus, sqlReadiness, type TaskEventBusLike } from './scale-out.js';
 
 /** The A2A task store shape the server passes to `@adk/a2a` (kept structural: a2a is optional). */
 export type TaskStoreLike = object;
@@ -19,9 +20,11 @@ export interface Stores {
   memoryService: MemoryService;
   /** A2A task store on the same database, when the server opened one. */
   taskStore: TaskStoreLike | undefined;
+  /** Carries A2A task updates between instances sharing a Postgres database, when there is one. */
+  taskEventBus: TaskEventBusLike | undefined;
   /** Where sessions live, for the start-up line (passwords redacted). */
   location: string;
-  /** Throws when the session store cannot be reached. */
+  /** Throws when the session store cannot be reached (or, for SQL, has migrations pending). */
   ping(): Promise<void>;
   /** Closes what the server opened (never services passed in). */
   close(): Promise<void>;
@@ -76,6 +79,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
       artifactService,
       memoryService,
       taskStore: undefined,
+      taskEventBus: undefined,
       location: sessionService.constructor.name,
       ping: () => pingSessions(sessionService),
       close: async () => undefined,
@@ -93,23 +97,33 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
   const memory = options.memoryService ?? opened.memory;
 
   let taskStore: TaskStoreLike | undefined;
+  let taskEventBus: TaskEventBusLike | undefined;
   if (options.a2a) {
     try {
       const { SqlTaskStore } = await import('@adk/a2a/sql');
       taskStore = new SqlTaskStore({ db: opened.db });
+      taskEventBus = await openTaskEventBus(url);
     } catch {
       // @adk/a2a is optional; without it the A2A routes are off (see createAdkServer).
     }
   }
+  const migrated = sqlReadiness(sql, opened);
 
   return {
     sessionService,
     artifactService,
     memoryService: memory,
     taskStore,
+    taskEventBus,
     location: redact(url),
-    ping: () => pingSessions(sessionService),
-    close: () => opened.close(),
+    ping: async () => {
+      await pingSessions(sessionService);
+      await migrated();
+    },
+    close: async () => {
+      await taskEventBus?.close?.().catch(() => undefined);
+      await opened.close();
+    },
   };
 }
 
