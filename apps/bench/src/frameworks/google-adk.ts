@@ -109,6 +109,18 @@ export async function createGoogleAdkDriver(options?: DriverOptions): Promise<Tu
         }
       };
     },
-    async close() {},
+    async close() {
+      await closeGoogleSessionService(sessionService);
+    },
   };
+}
+
+/**
+ * DatabaseSessionService has no close(): its MikroORM instance (a private field) keeps the pg pool
+ * open, and with it the worker process alive after its result. Close that pool when there is one.
+ */
+async function closeGoogleSessionService(service: BaseSessionService): Promise<void> {
+  if (!(service instanceof DatabaseSessionService)) return;
+  const orm = (service as unknown as { orm?: { close(force?: boolean): Promise<void> } }).orm;
+  await orm?.close(true);
 }
