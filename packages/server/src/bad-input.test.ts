@@ -133,3 +133,22 @@ describe('malformed bodies', () => {
     );
   });
 });
+
+describe('malformed requests below the JSON level', () => {
+  it('bad percent-encoding, odd methods and huge ids are 4xx', async () => {
+    const { rawRequest } = await import('./__fixtures__/raw-http.js');
+    for (const [method, path] of [
+      ['GET', '/apps/%E0%A4%A/users/u1/sessions'],
+      ['GET', '/apps/assistant/users/%ZZ/sessions/s1'],
+      ['GET', `/apps/assistant/users/${'u'.repeat(5000)}/sessions`],
+      ['PUT', '/run'],
+      ['DELETE', '/list-apps'],
+      ['POST', '/apps/assistant/users/u1/sessions/s1/artifacts/%00'],
+      ['GET', '/debug/trace/%C0%AF'],
+    ] as const) {
+      const r = await rawRequest(`${t.url}${path}`, { method });
+      expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, `${method} ${path}`).toBeLessThan(500);
+    }
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from '@adk/core';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
 import { checkRequestOrigin, checkToken, originAllowed } from '../http/guard.js';
 import { A2aMounts, a2aRoutes } from '../routes/a2a.js';
 import { appRoutes } from '../routes/apps.js';
@@ -166,7 +167,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
 
   const app = new Hono();
   app.onError((error, c) => {
-    const status = statusOf(error);
+    // Hono's own refusals (HTTPException) keep their status; ours map by code.
+    const status = error instanceof HTTPException ? error.status : statusOf(error);
     if (status >= 500 && !isAdkError(error, 'APP_LOAD')) {
       logger.error(errorLine(`${c.req.method} ${new URL(c.req.url).pathname}`, error));
       return c.json(
