@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
 // The web UI in a real browser (Debian's Chromium driven by playwright-core) against a real
 // @adk/server on a temporary PGlite data folder, with scripted agents (no network, no keys).
-// Screenshots of every step land in test-output/ (gitignored); UPDATE_SCREENSHOT=1 also refreshes
-// the README's docs/dev-ui.png.
+// Screenshots of every step land in test-output/server/ (gitignored).
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -30,7 +28,7 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`web-ui tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
-const outDir = join(pkgDir, 'test-output');
+const outDir = join(pkgDir, 'test-output', 'server');
 const quiet = { info() {}, warn() {}, error: (line: string) => console.error(line) };
 
 let uiRoot: string;
@@ -353,16 +351,6 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     await page.getByText('21°C').waitFor();
     await page.getByText('Done: deleted').waitFor();
     await shot('after-restart');
-    if (process.env.UPDATE_SCREENSHOT) {
-      await page
-        .locator('details.tool-response', { hasText: 'get_weather' })
-        .first()
-        .locator('summary')
-        .click();
-      await page.getByRole('button', { name: 'state Δ last_city' }).first().click();
-      await page.screenshot({ path: join(outDir, 'dev-ui.png') });
-      copyFileSync(join(outDir, 'dev-ui.png'), join(pkgDir, '..', '..', 'docs', 'dev-ui.png'));
-    }
   });
 
   it('says so when the server cannot be reached at load, and recovers on Retry', async () => {
