@@ -135,6 +135,23 @@ describe('malformed bodies', () => {
 });
 
 describe('malformed requests below the JSON level', () => {
+  it('deeply nested JSON is refused before validation (no stack overflow)', async () => {
+    for (const depth of [150, 20_000]) {
+      const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      for (const [path, body] of [
+        ['/run', `{"appName":"assistant","userId":"u1","sessionId":"s1","stateDelta":{"a":${deep}}}`],
+        ['/apps/assistant/users/u1/sessions', `{"state":{"a":${deep}}}`],
+      ] as const) {
+        const r = await fetch(`${t.url}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(r.status, `${path} depth ${depth}`).toBe(400);
+      }
+    }
+  });
+
   it('bad percent-encoding, odd methods and huge ids are 4xx', async () => {
     const { rawRequest } = await import('./__fixtures__/raw-http.js');
     for (const [method, path] of [

@@ -41,6 +41,22 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   }
 }
 
+/** Deepest nesting of arrays and objects accepted in a body (validators recurse; keep them safe). */
+export const MAX_JSON_DEPTH = 100;
+
+/** Throws when `value` nests deeper than `max` (checked without recursion). */
+function assertDepth(value: unknown, max: number): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max)
+      throw new ServerError('BAD_REQUEST', `Request body is nested deeper than ${max} levels`);
+    for (const child of Array.isArray(current) ? current : Object.values(current))
+      stack.push([child, depth + 1]);
+  }
+}
+
 /**
  * The JSON body, or `undefined` when there is none (empty body). Rejects non-JSON content types
  * (415: also keeps cross-site `text/plain` form posts out), oversized bodies (413) and bad JSON (400).
@@ -54,11 +70,14 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   }
   const text = await readBodyText(request, limit);
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ServerError('BAD_REQUEST', 'Request body is not valid JSON');
   }
+  assertDepth(value, MAX_JSON_DEPTH);
+  return value;
 }
 
 /** Validates with a (lazy) schema; failures are 422s that list every issue. */
