@@ -7,6 +7,7 @@ import {
   newId,
   type Session,
   type SessionService,
+  ValidationError,
 } from '@adk/core';
 import type { Hono } from 'hono';
 import { readJson, validate } from '../http/body.js';
@@ -31,6 +32,7 @@ async function allSessions(service: SessionService, appName: string, userId: str
 
 /** Events sent in ADK's shape, validated; ids and invocation ids filled in, times fresh so order holds. */
 function eventsFromBody(values: Record<string, unknown>[]): Event[] {
+  const seen = new Set<string>();
   return values.map((value, index) => {
     const raw = eventFromAdkJson(value);
     const filled = {
@@ -40,7 +42,12 @@ function eventsFromBody(values: Record<string, unknown>[]): Event[] {
       timestamp: eventTimestamp(),
       actions: { stateDelta: {}, artifactDelta: {}, ...(raw.actions as object | undefined) },
     };
-    return validate(eventSchemas().event, filled, `event ${index}`);
+    const event = validate(eventSchemas().event, filled, `event ${index}`);
+    // Checked before the session is created, so a bad list creates nothing.
+    if (seen.has(event.id))
+      throw new ValidationError(`Invalid events: id ${JSON.stringify(event.id)} appears twice`);
+    seen.add(event.id);
+    return event;
   });
 }
 
