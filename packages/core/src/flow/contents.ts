@@ -131,8 +131,8 @@ export function pairCallsWithResponses(contents: Content[]): Content[] {
  * Whether every model turn's calls are answered, exactly and in full, by the next content and no
  * response stands anywhere else — the common case, checked without allocating.
  */
-function wellPaired(contents: Content[]): boolean {
-  for (let i = 0; i < contents.length; i++) {
+function wellPaired(contents: Content[], start = 0): boolean {
+  for (let i = start; i < contents.length; i++) {
     const c = contents[i] as Content;
     let calls = 0;
     let responses = 0;
@@ -204,6 +204,8 @@ interface HistoryCache {
   count: number;
   contents: Content[];
   rephrased: Set<string>;
+  /** `contents[0, paired)` is known to pair every call with its responses (checked once). */
+  paired: number;
 }
 const historyCaches = new WeakMap<Event, HistoryCache[]>();
 
@@ -238,6 +240,7 @@ export function buildContents(
       count: 0,
       contents: [],
       rephrased: new Set<string>(),
+      paired: 0,
     };
     let compacted = false;
     for (let i = cache.count; i < all.length; i++) {
@@ -255,7 +258,12 @@ export function buildContents(
       if (list) list.push(cache);
       else historyCaches.set(last, [cache]);
       // A copy: hooks may edit the request's contents; the cache must not see that.
-      return pairCallsWithResponses(cache.contents.slice());
+      const contents = cache.contents.slice();
+      if (wellPaired(contents, cache.paired)) {
+        cache.paired = contents.length;
+        return contents;
+      }
+      return pairCallsWithResponses(contents);
     }
   }
   let events = all;
