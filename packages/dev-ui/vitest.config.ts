@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'ui/src/**/*.test.ts'],
     passWithNoTests: true,
     testTimeout: 20_000,
   },

@@ -125,10 +125,19 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     expect(new URL(page.url()).pathname).toBe('/dev-ui/');
     await page.goto(`${base}/dev-ui/?app=assistant`);
     await expect.poll(() => composer().isEnabled()).toBe(true);
-    metrics.timeToInteractiveMs = Math.round(
-      await page.evaluate(() => performance.getEntriesByName('adk:interactive')[0]?.startTime ?? -1),
-    );
-    expect(metrics.timeToInteractiveMs).toBeGreaterThan(0);
+    // Navigation start to the app list loaded and the composer usable (the page marks it).
+    const interactive = () =>
+      page.evaluate(() => performance.getEntriesByName('adk:interactive')[0]?.startTime ?? -1);
+    metrics.timeToInteractiveColdMs = Math.round(await interactive());
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.reload();
+      await expect.poll(() => composer().isEnabled()).toBe(true);
+      warm.push(await interactive());
+    }
+    metrics.timeToInteractiveWarmMedianMs = Math.round(warm.sort((a, b) => a - b)[2] as number);
+    expect(metrics.timeToInteractiveColdMs).toBeGreaterThan(0);
+    expect(metrics.timeToInteractiveWarmMedianMs).toBeGreaterThan(0);
     await expect.poll(() => page.getByRole('heading', { name: 'assistant' }).isVisible()).toBe(true);
     await shot('empty-app');
   });
