@@ -9,6 +9,7 @@ import { handleJsonRpc } from './jsonrpc-binding.js';
 import { HttpPushNotificationSender, type PushNotificationOptions } from './push-sender.js';
 import { A2aRequestHandler } from './request-handler.js';
 import { handleRest, matchRestRoute, restError } from './rest-binding.js';
+import type { TaskEventBus } from './task-event-bus.js';
 
 export interface A2aServerOptions {
   executor: AgentExecutor;
@@ -18,6 +19,11 @@ export interface A2aServerOptions {
   /** Path prefix the server is mounted under (e.g. `/a2a`). Default ''. */
   basePath?: string;
   store?: TaskStore;
+  /**
+   * Carries live task updates between server processes sharing `store` (e.g. `PostgresTaskEventBus`),
+   * so streaming and resubscription work on any instance. The caller closes it.
+   */
+  eventBus?: TaskEventBus;
   /** Streaming (SSE) support. Default true. */
   streaming?: boolean;
   /** Push notifications; `true` for defaults. Default false (not advertised). */
@@ -85,6 +91,7 @@ export function createA2aServer(options: A2aServerOptions): A2aServer {
         }
       : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.eventBus ? { eventBus: options.eventBus } : {}),
     ...(pushSender ? { pushSender } : {}),
   });
 

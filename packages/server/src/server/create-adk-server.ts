@@ -169,7 +169,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   app.onError((error, c) => {
     // Hono's own refusals (HTTPException) keep their status; ours map by code.
     const status = error instanceof HTTPException ? error.status : statusOf(error);
-    if (status >= 500 && !isAdkError(error, 'APP_LOAD')) {
+    // Unexpected failures are hidden behind a generic 500; a typed 503 (shutting down, not ready) says what it is.
+    if (status === 500 && !isAdkError(error, 'APP_LOAD')) {
       logger.error(errorLine(`${c.req.method} ${new URL(c.req.url).pathname}`, error));
       return c.json(
         { detail: 'Internal server error', error: 'Internal server error', code: 'INTERNAL' },
