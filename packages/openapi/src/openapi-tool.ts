@@ -35,6 +35,8 @@ export interface OpenApiToolInit {
 
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const FORM_MEDIA = 'application/x-www-form-urlencoded';
+/** `.` and `..` path segments, also percent-encoded (`%2e`), which URLs resolve away. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 function argumentName(param: OpenApiParameter, taken: Set<string>): string {
   let name = param.name.replace(/[^A-Za-z0-9_]/g, '_');
@@ -144,6 +146,10 @@ export class OpenApiTool extends BaseTool {
       else if (param.in === 'header') headers[param.name.toLowerCase()] = serializeHeaderParam(param, value);
       else cookies.push(`${param.name}=${serializeCookieParam(param, value)}`);
     }
+    // A value such as '..' would otherwise make the URL walk up to another endpoint of the API
+    // (with this operation's credentials): URLs resolve dot segments, encoded ones too.
+    if (path.split('/').some((segment) => DOT_SEGMENT.test(segment)))
+      return { error: `A path parameter of ${this.operation.path} cannot be "." or "..".` };
     if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (contentType && JSON_MEDIA.test(contentType)) headers['content-type'] = contentType;
 

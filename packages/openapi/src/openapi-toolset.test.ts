@@ -230,6 +230,38 @@ describe('OpenApiToolset', () => {
   });
 });
 
+describe('path parameters', () => {
+  it('refuses "." and ".." so a call cannot walk up to another endpoint with its credentials', async () => {
+    const toolset = new OpenApiToolset({
+      spec: PETSTORE_YAML,
+      baseUrl: `${api.url}/v1`,
+      filter: ['deletePet'],
+      credentials: { storeKey: { authType: 'apiKey', apiKey: STORE_KEY } },
+    });
+    const model = new ScriptedModel([
+      functionCallsResponse([
+        { id: 'c-up', name: 'delete_pet', args: { petId: '..' } },
+        { id: 'c-here', name: 'delete_pet', args: { petId: '.' } },
+      ]),
+      'ok',
+    ]);
+    const runner = new Runner({
+      appName: 'pets',
+      agent: new LlmAgent({ name: 'store', model, tools: [toolset] }),
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
+    const before = api.seen.length;
+    const events = await collect(
+      runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('delete everything') }),
+    );
+    const r = responsesOf(events);
+    expect(r['c-up']?.error).toMatch(/cannot be "\." or "\.\."/);
+    expect(r['c-here']?.error).toMatch(/cannot be "\." or "\.\."/);
+    expect(api.seen.slice(before)).toEqual([]);
+  });
+});
+
 describe('a credential the API refuses', () => {
   it('is forgotten, so the next call asks the client again', async () => {
     const toolset = new OpenApiToolset({
