@@ -140,9 +140,10 @@ export async function loadOpenApiDocument(
     raw.servers === undefined ? undefined : (JSON.parse(JSON.stringify(raw.servers)) as unknown);
   let document: unknown;
   try {
-    // validate() also dereferences; external refs resolve relative to the document's URL.
+    // validate() also dereferences; external refs resolve relative to the document's URL. A
+    // document from the network may not read this machine's files through `file:` refs.
     document = url
-      ? await SwaggerParser.validate(url, raw as never, {})
+      ? await SwaggerParser.validate(url, raw as never, { resolve: { file: false } })
       : await SwaggerParser.validate(raw as never);
   } catch (error) {
     throw validationError(error);

@@ -1,3 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   type AuthConfig,
   type Event,
@@ -397,6 +403,40 @@ paths:
     expect(swagger.path).toBe('#/openapi');
     const json = await failure('{"openapi": "3.0.0",');
     expect(json.message).toContain('not valid JSON');
+  });
+
+  it('does not let a document fetched from a URL read local files through file: refs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'adk-openapi-'));
+    const secretFile = join(dir, 'secret.yaml');
+    await writeFile(secretFile, 'secret: local-file-content\n');
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: {
+        '/a': {
+          post: {
+            requestBody: {
+              content: { 'application/json': { schema: { $ref: pathToFileURL(secretFile).href } } },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(document));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const error = await failure(`http://127.0.0.1:${port}/openapi.json`);
+      expect(error.message).toContain('Unable to resolve $ref pointer');
+      expect(error.message).not.toContain('local-file-content');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails the agent turn with a clear error event when the document is bad', async () => {
