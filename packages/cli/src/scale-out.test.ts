@@ -30,7 +30,8 @@ interface Instance {
 
 async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
   const child = spawn(process.execPath, [BIN, 'api_server', APPS, '--port', '0', '--data-dir', dataDir], {
-    env: offlineEnv({ DATABASE_URL: databaseUrl }),
+    // A small pool: 200 sessions at once queue for 4 query connections (plus the run-lock one).
+    env: offlineEnv({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '5' }),
   });
   let output = '';
   const append = (d: string) => {

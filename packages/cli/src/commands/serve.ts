@@ -47,7 +47,8 @@ export function addServeOptions(command: Command): Command {
       'after',
       `
 Storage: embedded PGlite in the data folder by default; set DATABASE_URL to use Postgres
-(postgres://…) or SQLite (sqlite:///path/to/file.db). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
+(postgres://…) or SQLite (sqlite:///path/to/file.db); DATABASE_POOL_SIZE caps the Postgres
+connection pool of this process (default 10). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
 ANTHROPIC_API_KEY, OPENAI_API_KEY) come from the environment or <agents_dir>/.env; with none, an
 offline demo model answers.`,
     );
@@ -63,10 +64,12 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
   registerModelsFromEnv(defaultModelRegistry);
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
   const server = await createAdkServer({
     apps: loader,
     dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databasePoolSize ? { databasePoolSize } : {}),
     ...(options.token ? { token: options.token } : {}),
     ...(options.allowOrigins ? { allowedOrigins: options.allowOrigins } : {}),
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
@@ -129,4 +132,15 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** DATABASE_POOL_SIZE: at least 2 (one connection is kept for session run locks), or unset. */
+function poolSizeFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 2)
+    throw new CliUsageError(
+      `DATABASE_POOL_SIZE must be a whole number of connections, 2 or more (one is kept for session run locks), not "${value}"`,
+    );
+  return size;
 }

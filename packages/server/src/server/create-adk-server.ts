@@ -46,6 +46,11 @@ export interface AdkServerOptions {
   dataDir?: string;
   /** `postgres://…` (Postgres), `sqlite:…` (SQLite), `pglite:…` or a folder (PGlite). */
   databaseUrl?: string;
+  /**
+   * Largest number of pooled connections to a Postgres `databaseUrl` (default 10, `pg`'s default).
+   * Each process also keeps one of them for session run locks and opens one more for A2A task events.
+   */
+  databasePoolSize?: number;
   /** When set, every route requires `Authorization: Bearer <token>`. */
   token?: string;
   /** Cross-origin callers allowed (CORS and the Origin check); `*` for any. Default none. */
@@ -126,6 +131,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       ...(options.memoryService ? { memoryService: options.memoryService } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+      ...(options.databasePoolSize !== undefined ? { databasePoolSize: options.databasePoolSize } : {}),
       a2a: a2a !== undefined,
     },
     logger,

@@ -36,6 +36,7 @@ export interface StoreOptions {
   memoryService?: MemoryService;
   dataDir?: string;
   databaseUrl?: string;
+  databasePoolSize?: number;
   a2a: boolean;
 }
 
@@ -91,7 +92,10 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
   );
   const sql = await importSessionSql();
   // Sessions, artifacts and memory on one connection, migrated once; services passed in win.
-  const opened = await sql.createSqlStores(url);
+  const opened = await sql.createSqlStores(
+    url,
+    options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize },
+  );
   const sessionService = options.sessionService ?? opened.sessions;
   const artifactService = options.artifactService ?? opened.artifacts;
   const memory = options.memoryService ?? opened.memory;
