@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AlreadyExistsError, NotFoundError, ValidationError } from '@adk/core';
 import { loadEvalSetFile, writeEvalSetFile } from './eval-set-io.js';
+import { assertFileId } from './file-id.js';
 import type { EvalCase, EvalSet } from './types.js';
 
 const EXTENSION = '.evalset.json';
@@ -16,6 +17,7 @@ export class LocalEvalSetsManager {
   constructor(private readonly agentsDir: string) {}
 
   path(appName: string, evalSetId: string): string {
+    assertFileId(evalSetId, 'eval set id');
     return join(this.agentsDir, appName, `${evalSetId}${EXTENSION}`);
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { NotFoundError } from '@adk/core';
 import { parseEvalSetResult, serializeEvalSetResult } from '../eval-set/eval-result-io.js';
 import { parseJsonText } from '../eval-set/eval-set-io.js';
+import { assertFileId } from '../eval-set/file-id.js';
 import type { EvalSetResult } from '../eval-set/types.js';
 
 const EXTENSION = '.evalset_result.json';
@@ -30,6 +31,7 @@ export class LocalEvalSetResultsManager {
   }
 
   async get(appName: string, evalSetResultId: string): Promise<EvalSetResult> {
+    assertFileId(evalSetResultId, 'eval set result id');
     const path = join(this.historyDir(appName), `${evalSetResultId}${EXTENSION}`);
     if (!existsSync(path)) throw new NotFoundError(`Eval set result \`${evalSetResultId}\` not found.`);
     return parseEvalSetResult(parseJsonText(await readFile(path, 'utf8'), 'eval set result'));

@@ -141,6 +141,21 @@ describe('eval routes on @adk/server', () => {
     await call('GET', '/apps/weather_agent/eval_sets/missing/evals', undefined, 400);
   });
 
+  it('refuses set and result ids that would reach files outside the app folder', async () => {
+    // A readable eval set and a result beside the app folder, not inside it.
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      join(dir, 'outside.evalset.json'),
+      JSON.stringify({ eval_set_id: 'outside', eval_cases: [{ eval_id: 'secret_case', conversation: [] }] }),
+    );
+    await writeFile(join(dir, 'outside.evalset_result.json'), JSON.stringify({ eval_set_result_id: 'x' }));
+    const up = encodeURIComponent('../outside');
+    await call('GET', `/apps/weather_agent/eval_sets/${up}/evals`, undefined, 400);
+    await call('DELETE', `/apps/weather_agent/eval-sets/${up}/eval-cases/secret_case`, undefined, 400);
+    const results = encodeURIComponent('../../../outside');
+    await call('GET', `/apps/weather_agent/eval_results/${results}`, undefined, 400);
+  });
+
   it('lists metrics, and answers 404 for unknown apps', async () => {
     const { metricsInfo } = (await call('GET', '/apps/weather_agent/metrics-info')) as {
       metricsInfo: { metricName: string }[];
