@@ -21,7 +21,7 @@ const tools: Tool[] = ['alpha', 'beta', 'gamma', 'delta', 'unlock', 'slow', 'bee
   description: `The ${name} tool`,
   inputSchema: { type: 'object', properties: { n: { type: 'number', minimum: 0 } } },
 }));
-const seen = { listCalls: 0, headers: [] as IncomingHttpHeaders[], cancelled: 0 };
+const seen = { listCalls: 0, headers: [] as IncomingHttpHeaders[], cancelled: 0, slowStarted: () => {} };
 let http: HttpServer;
 let url: string;
 let token = 'first-token';
@@ -45,6 +45,7 @@ function makeServer(): Server {
         await server.sendToolListChanged();
         return { content: [{ type: 'text', text: 'unlocked' }] };
       case 'slow':
+        seen.slowStarted();
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 5_000);
           extra.signal.addEventListener('abort', () => {
@@ -208,10 +209,12 @@ describe('McpToolset protocol edges', () => {
     );
     seen.cancelled = 0;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
+    // Abort once the call is in flight on the server (a fixed delay races the lazy connect).
+    seen.slowStarted = () => controller.abort();
     const events = await run('go', { signal: controller.signal });
     expect(events.at(-1)?.errorCode).toBe('CANCELLED');
     await expect.poll(() => seen.cancelled).toBe(1);
+    seen.slowStarted = () => {};
     await set.close();
   });
 });

@@ -5,7 +5,8 @@ import { functionCallsResponse, ScriptedModel } from '../testing/index.js';
 
 describe('cancellation', () => {
   it('an abort ends the run at once even when a tool ignores the signal; open calls get cancelled responses', async () => {
-    const TOOL_MS = 600;
+    // Long enough that "at once" stays far from it on a loaded machine.
+    const TOOL_MS = 4000;
     let finished = 0;
     // Ignores ctx.signal on purpose, and writes state when it finally returns.
     const slow = new FunctionTool({
