@@ -84,9 +84,9 @@ describe('Origin check and CORS', () => {
 });
 
 describe('bearer token', () => {
-  it('is required on every route, A2A included', async () => {
+  it('is required on every route but the probes, A2A included', async () => {
     for (const path of [
-      '/health',
+      '/version',
       '/list-apps',
       '/apps/assistant/users/u/sessions',
       '/a2a/assistant/.well-known/agent-card.json',
@@ -98,6 +98,17 @@ describe('bearer token', () => {
       const right = await rawRequest(`${t.url}${path}`, { headers: auth });
       expect(right.status, path).toBe(200);
     }
+  });
+});
+
+describe('load balancer probes', () => {
+  it('/health and /ready answer without the token, whatever the Host (an instance address)', async () => {
+    for (const path of ['/health', '/ready']) {
+      const r = await rawRequest(`${t.url}${path}`, { headers: { Host: '10.0.0.8:8000' } });
+      expect(r.status, path).toBe(200);
+    }
+    // Only the probes: the same request elsewhere is refused.
+    expect((await rawRequest(`${t.url}/version`, { headers: { Host: '10.0.0.8:8000' } })).status).toBe(403);
   });
 });
 

@@ -85,6 +85,8 @@ export interface AdkServer {
 }
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+/** Liveness and readiness probes: answered whatever the Host header, without the token. */
+const PROBE_PATHS = new Set(['/health', '/ready']);
 
 type A2aModule = typeof import('@adk/a2a');
 type PluginsModule = typeof import('@adk/plugins');
@@ -200,8 +202,12 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     });
   }
   // DNS-rebinding and cross-site guard first, then CORS (preflights carry no token), then the token.
+  // Load balancer and orchestrator probes (`GET /health`, `/ready`) send the instance's address as
+  // Host and carry no token; they read no data, so they pass without either check.
+  const isProbe = (c: { req: { method: string; path: string } }) =>
+    c.req.method === 'GET' && PROBE_PATHS.has(c.req.path);
   app.use(async (c, next) => {
-    checkRequestOrigin(c.req.raw, new URL(c.req.url), allowedHosts, allowedOrigins);
+    if (!isProbe(c)) checkRequestOrigin(c.req.raw, new URL(c.req.url), allowedHosts, allowedOrigins);
     await next();
   });
   if (allowedOrigins.length > 0) {
@@ -217,7 +223,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const token = options.token;
   if (token) {
     app.use(async (c, next) => {
-      checkToken(c.req.raw, token);
+      if (!isProbe(c)) checkToken(c.req.raw, token);
       await next();
     });
   }
