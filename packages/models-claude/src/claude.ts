@@ -10,6 +10,13 @@ import {
   postJsonStream,
   resolveApiKey,
 } from '@adk/core/http';
+import {
+  bedrockTarget,
+  type ClaudeBedrockOptions,
+  type ClaudeVertexOptions,
+  type CloudTarget,
+  vertexTarget,
+} from './cloud.js';
 import { type CacheControlOptions, toClaudeRequestBody } from './convert-request.js';
 import { ClaudeAccumulator } from './convert-response.js';
 import { claudeMessageSchema, claudeStreamEventSchema } from './wire.js';
@@ -27,6 +34,10 @@ export interface ClaudeOptions extends HttpClientOptions {
   maxTokens?: number;
   /** Prompt caching: `cache_control` breakpoints on system prompt, last tool and last message. */
   cache?: boolean | CacheControlOptions;
+  /** Claude on Google Cloud Vertex AI (`true`: everything from the environment). */
+  vertex?: boolean | ClaudeVertexOptions;
+  /** Claude on Amazon Bedrock, SigV4-signed (`true`: region and credentials from the environment). */
+  bedrock?: boolean | ClaudeBedrockOptions;
 }
 
 const PACKAGE = '@adk/models-claude';
@@ -70,21 +81,32 @@ export class Claude implements Llm {
     const base = (
       loadSetting(this.options.baseURL, ['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com/v1'
     ).replace(/\/+$/, '');
-    const http: HttpRequest = {
-      ...this.transport(),
-      url: `${base}/messages`,
-      requestHeaders: {
-        'x-api-key': resolveApiKey({
-          apiKey: this.options.apiKey,
-          envVars: ['ANTHROPIC_API_KEY'],
-          description: 'Anthropic API',
-        }),
-        'anthropic-version': this.options.anthropicVersion ?? ANTHROPIC_VERSION,
-        ...(this.options.betas?.length ? { 'anthropic-beta': this.options.betas.join(',') } : {}),
-      },
-      body,
-      ...(options.signal ? { signal: options.signal } : {}),
-    };
+    const cloud = await this.cloudTarget(body, stream);
+    const http: HttpRequest = cloud
+      ? {
+          ...this.transport(),
+          apiName: this.options.vertex ? 'Claude on Vertex AI' : 'Claude on Amazon Bedrock',
+          url: cloud.url,
+          requestHeaders: cloud.headers,
+          body: cloud.body,
+          ...(cloud.fetch ? { fetch: cloud.fetch } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        }
+      : {
+          ...this.transport(),
+          url: `${base}/messages`,
+          requestHeaders: {
+            'x-api-key': resolveApiKey({
+              apiKey: this.options.apiKey,
+              envVars: ['ANTHROPIC_API_KEY'],
+              description: 'Anthropic API',
+            }),
+            'anthropic-version': this.options.anthropicVersion ?? ANTHROPIC_VERSION,
+            ...(this.options.betas?.length ? { 'anthropic-beta': this.options.betas.join(',') } : {}),
+          },
+          body,
+          ...(options.signal ? { signal: options.signal } : {}),
+        };
     const accumulator = new ClaudeAccumulator(jsonMode);
     if (!stream) {
       const { value } = await postJson({ ...http, schema: claudeMessageSchema });
@@ -113,6 +135,17 @@ export class Claude implements Llm {
       });
     }
     yield accumulator.result();
+  }
+
+  /** The Vertex AI or Bedrock endpoint, when the model runs there. */
+  private async cloudTarget(
+    body: Record<string, unknown>,
+    stream: boolean,
+  ): Promise<CloudTarget | undefined> {
+    const { vertex, bedrock, betas } = this.options;
+    if (vertex) return vertexTarget(this.model, vertex === true ? {} : vertex, body, stream, betas);
+    if (bedrock) return bedrockTarget(this.model, bedrock === true ? {} : bedrock, body, stream, betas);
+    return undefined;
   }
 
   private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {

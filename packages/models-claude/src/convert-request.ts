@@ -73,7 +73,18 @@ export function toClaudeRequestBody(
     system = `${system}${system ? '\n\n' : ''}Respond only with a JSON value${shape}.`;
   }
 
-  if (system)
+  const staticText = request.staticInstruction;
+  if (staticText && system.startsWith(staticText)) {
+    // The agent's static instruction is its own block with a cache breakpoint: the prefix Claude
+    // caches is then stable however the rest of the system prompt changes.
+    const rest = system.slice(staticText.length).replace(/^\n\n/, '');
+    body.system = [
+      { type: 'text', text: staticText, cache_control: cacheControl ?? { type: 'ephemeral' } },
+      ...(rest
+        ? [{ type: 'text', text: rest, ...(cacheControl ? { cache_control: cacheControl } : {}) }]
+        : []),
+    ];
+  } else if (system)
     body.system = cacheControl ? [{ type: 'text', text: system, cache_control: cacheControl }] : system;
   body.messages = toClaudeMessages(request.contents);
   if (cacheControl) {

@@ -19,6 +19,11 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   instruction?: InstructionProvider;
   /** Instruction for every agent of the tree; only read from the root agent. */
   globalInstruction?: InstructionProvider;
+  /**
+   * Text that never changes between requests (not templated): sent first in the system
+   * instruction, so providers can place it where their vendor caches prompts.
+   */
+  staticInstruction?: string;
   tools?: ToolUnion[];
   generateConfig?: GenerateConfig;
   /** Store the final response text (or parsed output) in state under this key. */
@@ -43,6 +48,7 @@ export interface LlmAgentOptions extends BaseAgentOptions {
 export class LlmAgent extends BaseAgent {
   readonly model: string | Llm | undefined;
   readonly instruction: InstructionProvider | undefined;
+  readonly staticInstruction: string | undefined;
   readonly globalInstruction: InstructionProvider | undefined;
   readonly tools: readonly ToolUnion[];
   readonly generateConfig: GenerateConfig | undefined;
@@ -65,6 +71,7 @@ export class LlmAgent extends BaseAgent {
     super(options);
     this.model = options.model;
     this.instruction = options.instruction;
+    this.staticInstruction = options.staticInstruction;
     this.globalInstruction = options.globalInstruction;
     this.tools = options.tools ?? [];
     this.generateConfig = options.generateConfig;

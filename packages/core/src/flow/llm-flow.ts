@@ -75,6 +75,8 @@ async function buildRequest(
   const config = { ...agent.generateConfig, ...ctx.runConfig.generateConfig };
   const sections: string[] = [];
   const root = ctx.rootAgent as Partial<LlmAgent>;
+  // The static part first: a stable prefix is what vendors cache.
+  if (agent.staticInstruction) sections.push(agent.staticInstruction);
   const global = await resolveInstruction(root.globalInstruction, readonly);
   if (global) sections.push(global);
   sections.push(
@@ -99,6 +101,7 @@ async function buildRequest(
     contents,
     config,
   };
+  if (agent.staticInstruction) request.staticInstruction = agent.staticInstruction;
   const declarations = [];
   for (const tool of tools.list) {
     const d = tool.declaration();

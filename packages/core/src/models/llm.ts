@@ -61,6 +61,12 @@ export interface LlmRequest {
    */
   model: string;
   systemInstruction?: string;
+  /**
+   * The agent's `staticInstruction`, which `systemInstruction` starts with (followed by two
+   * newlines when more follows). A provider may send it separately where its vendor caches
+   * prompts; one that ignores it still sends it, inside `systemInstruction`.
+   */
+  staticInstruction?: string;
   contents: Content[];
   tools?: FunctionDeclaration[];
   /** Vendor-run tools (see BuiltInToolSpec), added by built-in tool objects among the agent's tools. */
