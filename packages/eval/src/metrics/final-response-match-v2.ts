@@ -57,12 +57,14 @@ export const finalResponseMatchV2: Metric = {
   async evaluate(ctx): Promise<EvaluationResult> {
     if (!ctx.expectedInvocations)
       return notEvaluated('needs expected invocations (a static conversation)', ctx.actualInvocations);
+    const functions = Object.values(ctx.toolDeclarations).flat();
     const per: PerInvocationResult[] = await Promise.all(
       pairs(ctx.actualInvocations, ctx.expectedInvocations).map(async ([a, e]) => {
         const prompt = finalResponseMatchPrompt(
           textOf(e?.userContent),
           textOf(a.finalResponse),
           textOf(e?.finalResponse),
+          functions,
         );
         const samples = await sampleJudge(ctx, prompt);
         if (samples.some((s) => s instanceof Error))

@@ -120,6 +120,8 @@ describe('evaluate() on the weather agent with a scripted model', () => {
     expect(judge.requests).toHaveLength(9);
     expect(judge.requests[0]?.model).toBe('judge-model');
     expect(judge.lastUserText(0)).toContain('It is sunny and 24 °C in Paris today.');
+    // The judge is told which tools the agent can call.
+    expect(judge.lastUserText(0)).toContain('"name":"get_weather"');
     expect(metric(result, 'paris', 'final_response_match_v2')).toMatchObject({
       score: 1,
       evalStatus: EvalStatus.PASSED,
