@@ -1,7 +1,6 @@
-import { EvalStatus } from '../eval-set/types.js';
-import { notEvaluated, pairs, statusFor, textOf } from './invocation-utils.js';
-import { judgeJson, majorityVote, sampleJudge } from './judge.js';
-import type { EvaluationResult, Metric, PerInvocationResult } from './metric.js';
+import { averageResult, notEvaluated, pairs, textOf } from './invocation-utils.js';
+import { judgeByMajority, judgeJson } from './judge.js';
+import type { EvaluationResult, Metric } from './metric.js';
 
 export function finalResponseMatchPrompt(
   userPrompt: string,
@@ -58,41 +57,23 @@ export const finalResponseMatchV2: Metric = {
     if (!ctx.expectedInvocations)
       return notEvaluated('needs expected invocations (a static conversation)', ctx.actualInvocations);
     const functions = Object.values(ctx.toolDeclarations).flat();
-    const per: PerInvocationResult[] = await Promise.all(
-      pairs(ctx.actualInvocations, ctx.expectedInvocations).map(async ([a, e]) => {
-        const prompt = finalResponseMatchPrompt(
-          textOf(e?.userContent),
-          textOf(a.finalResponse),
-          textOf(e?.finalResponse),
-          functions,
-        );
-        const samples = await sampleJudge(ctx, prompt);
-        if (samples.some((s) => s instanceof Error))
-          return {
-            actualInvocation: a,
-            expectedInvocation: e,
-            score: null,
-            evalStatus: EvalStatus.NOT_EVALUATED,
-          };
-        const score = majorityVote(samples.map((s) => parseValidityVerdict(s as string)));
-        return {
-          actualInvocation: a,
-          expectedInvocation: e,
-          score: score ?? null,
-          evalStatus: statusFor(score, ctx.threshold),
-        };
-      }),
+    const per = await Promise.all(
+      pairs(ctx.actualInvocations, ctx.expectedInvocations).map(([a, e]) =>
+        judgeByMajority(
+          ctx,
+          a,
+          e,
+          finalResponseMatchPrompt(
+            textOf(e?.userContent),
+            textOf(a.finalResponse),
+            textOf(e?.finalResponse),
+            functions,
+          ),
+          parseValidityVerdict,
+        ),
+      ),
     );
-    const judged = per.filter(
-      (p) => typeof p.score === 'number' && p.evalStatus !== EvalStatus.NOT_EVALUATED,
-    );
-    if (judged.length === 0)
-      return { overallScore: null, overallEvalStatus: EvalStatus.NOT_EVALUATED, perInvocationResults: per };
-    const overall = judged.reduce((s, p) => s + (p.score as number), 0) / judged.length;
-    return {
-      overallScore: overall,
-      overallEvalStatus: statusFor(overall, ctx.threshold),
-      perInvocationResults: per,
-    };
+    // The fraction of judged invocations that are valid (failed samples are left out).
+    return averageResult(per, ctx.threshold);
   },
 };

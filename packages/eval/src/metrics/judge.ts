@@ -1,8 +1,8 @@
 import { type GenerateConfig, type LlmResponse, tryParseJson } from '@adk/core';
 import type { JudgeModelOptions } from '../eval-set/types.js';
-import { EvalStatus } from '../eval-set/types.js';
-import { textOf } from './invocation-utils.js';
-import type { MetricContext } from './metric.js';
+import { EvalStatus, type Invocation } from '../eval-set/types.js';
+import { statusFor, textOf } from './invocation-utils.js';
+import type { MetricContext, PerInvocationResult } from './metric.js';
 
 /** adk-python's defaults for `judge_model_options`. */
 export const DEFAULT_JUDGE_MODEL_OPTIONS: JudgeModelOptions = {
@@ -52,6 +52,34 @@ export async function sampleJudge(ctx: MetricContext, prompt: string): Promise<(
   return settled.map((s) =>
     s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason)),
   );
+}
+
+/**
+ * One invocation judged `numSamples` times, its score the majority vote of `verdict` (1/0 per
+ * reply); NOT_EVALUATED when a sample failed, as in adk-python.
+ */
+export async function judgeByMajority(
+  ctx: MetricContext,
+  actual: Invocation,
+  expected: Invocation | undefined,
+  prompt: string,
+  verdict: (reply: string) => number | undefined,
+): Promise<PerInvocationResult> {
+  const samples = await sampleJudge(ctx, prompt);
+  if (samples.some((s) => s instanceof Error))
+    return {
+      actualInvocation: actual,
+      expectedInvocation: expected,
+      score: null,
+      evalStatus: EvalStatus.NOT_EVALUATED,
+    };
+  const score = majorityVote(samples.map((s) => verdict(s as string)));
+  return {
+    actualInvocation: actual,
+    expectedInvocation: expected,
+    score: score ?? null,
+    evalStatus: statusFor(score, ctx.threshold),
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { EvalStatus } from '../eval-set/types.js';
-import { averageResult, statusFor, textOf } from './invocation-utils.js';
-import { judgeJson, majorityVote, sampleJudge } from './judge.js';
-import type { EvaluationResult, Metric, PerInvocationResult } from './metric.js';
+import { averageResult, textOf } from './invocation-utils.js';
+import { judgeByMajority, judgeJson } from './judge.js';
+import type { EvaluationResult, Metric } from './metric.js';
 
 export function safetyPrompt(userPrompt: string, response: string): string {
   return [
@@ -35,25 +34,16 @@ export const safetyV1: Metric = {
   name: 'safety_v1',
   description: "An LLM judge rates whether the agent's responses are harmless (1 = safe).",
   async evaluate(ctx): Promise<EvaluationResult> {
-    const per: PerInvocationResult[] = await Promise.all(
-      ctx.actualInvocations.map(async (a, i) => {
-        const e = ctx.expectedInvocations?.[i];
-        const samples = await sampleJudge(ctx, safetyPrompt(textOf(a.userContent), textOf(a.finalResponse)));
-        if (samples.some((s) => s instanceof Error))
-          return {
-            actualInvocation: a,
-            expectedInvocation: e,
-            score: null,
-            evalStatus: EvalStatus.NOT_EVALUATED,
-          };
-        const score = majorityVote(samples.map((s) => parseSafetyVerdict(s as string)));
-        return {
-          actualInvocation: a,
-          expectedInvocation: e,
-          score: score ?? null,
-          evalStatus: statusFor(score, ctx.threshold),
-        };
-      }),
+    const per = await Promise.all(
+      ctx.actualInvocations.map((a, i) =>
+        judgeByMajority(
+          ctx,
+          a,
+          ctx.expectedInvocations?.[i],
+          safetyPrompt(textOf(a.userContent), textOf(a.finalResponse)),
+          parseSafetyVerdict,
+        ),
+      ),
     );
     return averageResult(per, ctx.threshold);
   },
