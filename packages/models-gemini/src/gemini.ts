@@ -11,6 +11,7 @@ import {
   postJsonStream,
   resolveApiKey,
 } from '@adk/core/http';
+import { GeminiContextCache, type GeminiContextCacheOptions } from './context-cache.js';
 import { toGeminiRequestBody } from './convert-request.js';
 import { GeminiAccumulator } from './convert-response.js';
 import { geminiResponseSchema } from './wire.js';
@@ -43,6 +44,12 @@ export interface GeminiOptions extends HttpClientOptions {
    * `streamFunctionCallArguments`); the pieces are assembled into complete calls either way.
    */
   streamFunctionCallArguments?: boolean;
+  /**
+   * Explicit context caching: an agent's `staticInstruction` and tool declarations are stored as a
+   * `cachedContents` resource and referenced from each request (`true`: one hour). Without it the
+   * static instruction still leads the system instruction, the prefix Gemini caches implicitly.
+   */
+  contextCache?: boolean | GeminiContextCacheOptions;
 }
 
 const PACKAGE = '@adk/models-gemini';
@@ -52,6 +59,7 @@ const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 export class Gemini implements Llm {
   readonly model: string;
   private readonly options: GeminiOptions;
+  private contextCache: GeminiContextCache | undefined;
 
   constructor(model: string, options: GeminiOptions = {}) {
     this.model = model.replace(/^models\//, '');
@@ -69,10 +77,20 @@ export class Gemini implements Llm {
       labels: this.isVertex,
       streamFunctionCallArguments: stream && this.options.streamFunctionCallArguments === true,
     });
+    const requestHeaders = await this.authHeaders();
+    if (this.options.contextCache && request.staticInstruction) {
+      this.contextCache ??= new GeminiContextCache(
+        this.options.contextCache === true ? {} : this.options.contextCache,
+      );
+      await this.contextCache.apply(body, request.staticInstruction, {
+        ...this.cachedContentsTarget(),
+        http: { ...this.transport(), requestHeaders, ...(options.signal ? { signal: options.signal } : {}) },
+      });
+    }
     const http: HttpRequest = {
       ...this.transport(),
       url: stream ? `${this.endpoint()}:streamGenerateContent?alt=sse` : `${this.endpoint()}:generateContent`,
-      requestHeaders: await this.authHeaders(),
+      requestHeaders,
       body,
       ...(options.signal ? { signal: options.signal } : {}),
     };
@@ -103,6 +121,14 @@ export class Gemini implements Llm {
       });
     }
     yield accumulator.result();
+  }
+
+  /** Where cached contents are created, and the model name they refer to. */
+  private cachedContentsTarget(): { url: string; model: string } {
+    const endpoint = this.endpoint();
+    const at = endpoint.lastIndexOf(this.isVertex ? '/publishers/' : '/models/');
+    const model = this.isVertex ? endpoint.slice(endpoint.indexOf('projects/')) : `models/${this.model}`;
+    return { url: `${endpoint.slice(0, at)}/cachedContents`, model };
   }
 
   private transport(): HttpClientOptions & Pick<HttpRequest, 'apiName' | 'packageName' | 'packageVersion'> {

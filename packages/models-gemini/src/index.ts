@@ -1,3 +1,4 @@
+export type { GeminiContextCacheOptions } from './context-cache.js';
 export { Gemini, type GeminiOptions, type VertexAiOptions } from './gemini.js';
 export { GEMINI_MODEL_PATTERN, registerGemini } from './register.js';
 export { toGeminiParameters, toGeminiSchema } from './schema.js';
