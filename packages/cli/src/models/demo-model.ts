@@ -7,6 +7,7 @@ import {
   type LlmResponse,
   newFunctionCallId,
 } from '@adk/core';
+import { sleep } from '@adk/core/http';
 
 export interface DemoModelOptions {
   /** The name reported as the model (default 'adk-demo'). */
@@ -100,21 +101,6 @@ function contentWords(content: Content): string {
   return content.parts
     .map((p) => p.text ?? (p.functionCall || p.functionResponse ? JSON.stringify(p) : ''))
     .join(' ');
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Another agent's turn that the flow re-phrased as context starts with this text part. */
