@@ -297,30 +297,19 @@ export class SqlSessionService implements SessionService {
     const { appName, userId, id: sessionId } = session;
     const f = this.f;
     await this.ready();
-    await this.db.transaction().execute(async (trx) => {
-      // The optimistic check: only a copy as new as the stored session may append. On Postgres the
-      // row lock taken here also serializes concurrent appends to this session.
-      const sets = [sql`updated_at = ${now}`];
-      if (hasKeys(split.session)) sets.push(sql`state = ${f.mergeObject(sql`state`, split.session)}`);
-      const updated = await sql`
-        update ${this.sessions} set ${sql.join(sets)}
+    // The optimistic check: only a copy as new as the stored session may append. On Postgres the
+    // row lock it takes also serializes concurrent appends to this session.
+    const sets = [sql`updated_at = ${now}`];
+    if (hasKeys(split.session)) sets.push(sql`state = ${f.mergeObject(sql`state`, split.session)}`);
+    const touch = sql`update ${this.sessions} set ${sql.join(sets)}
         where app_name = ${appName} and user_id = ${userId} and id = ${sessionId}
-          and updated_at = ${f.time(microsFromMs(session.lastUpdateTime))}`.execute(trx);
-      if (updated.numAffectedRows === 0n) {
-        const stored = await this.selectSession(trx, { appName, userId, sessionId });
-        if (!stored)
-          throw new NotFoundError(`Session ${sessionId} not found for app ${appName}, user ${userId}`);
-        throw new StaleSessionError(
-          `Session ${sessionId} was modified after this copy was read (copy ${session.lastUpdateTime}, stored ${msFromMicros(stored.updated_us)}); reload it`,
-        );
-      }
-      const e = persisted;
-      const inserted = await sql`
-        insert into ${this.events} (id, app_name, user_id, session_id, seq, invocation_id, author, branch,
+          and updated_at = ${f.time(microsFromMs(session.lastUpdateTime))}`;
+    const e = persisted;
+    const columns = sql`(id, app_name, user_id, session_id, seq, invocation_id, author, branch,
           "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
           error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-          long_running_tool_ids)
-        values (${e.id}, ${appName}, ${userId}, ${sessionId},
+          long_running_tool_ids)`;
+    const values = sql`${e.id}, ${appName}, ${userId}, ${sessionId},
           (select coalesce(max(seq), 0) + 1 from ${this.events}
             where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
           ${e.invocationId}, ${e.author}, ${e.branch ?? null}, ${f.time(microsFromMs(e.timestamp))},
@@ -328,24 +317,49 @@ export class SqlSessionService implements SessionService {
           ${f.bool(e.interrupted)}, ${e.finishReason ?? null}, ${e.errorCode ?? null}, ${e.errorMessage ?? null},
           ${optionalJson(f, e.customMetadata)}, ${optionalJson(f, e.usageMetadata)},
           ${optionalJson(f, e.citationMetadata)}, ${optionalJson(f, e.groundingMetadata)},
-          ${f.textArray(e.longRunningToolIds)})
+          ${f.textArray(e.longRunningToolIds)}`;
+    const key = { appName, userId, sessionId };
+    if (this.family === 'postgres' && !hasKeys(split.app) && !hasKeys(split.user)) {
+      // One statement, one round trip: the update and the insert commit together or not at all (a
+      // statement is atomic), and the insert happens only when the check passed. A duplicate event
+      // id fails the whole statement, update included.
+      let inserted: { numAffectedRows?: bigint };
+      try {
+        inserted = await sql`with touched as (${touch} returning 1)
+          insert into ${this.events} ${columns}
+          select ${values} from touched`.execute(this.db);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === '23505')
+          throw new AlreadyExistsError(`Event ${e.id} is already stored in session ${sessionId}`, {
+            cause: error,
+          });
+        throw error;
+      }
+      if (inserted.numAffectedRows === 0n) await this.refuseAppend(this.db, key, session.lastUpdateTime);
+    } else
+      await this.db.transaction().execute(async (trx) => {
+        const updated = await touch.execute(trx);
+        if (updated.numAffectedRows === 0n) await this.refuseAppend(trx, key, session.lastUpdateTime);
+        const inserted = await sql`
+        insert into ${this.events} ${columns}
+        values (${values})
         on conflict do nothing`.execute(trx);
-      if (inserted.numAffectedRows === 0n)
-        throw new AlreadyExistsError(`Event ${e.id} is already stored in session ${sessionId}`);
-      // Shared scopes are merged by the database (no read-modify-write), always app before user so
-      // that concurrent transactions lock rows in the same order.
-      if (hasKeys(split.app))
-        await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
-      if (hasKeys(split.user))
-        await this.upsertState(
-          trx,
-          this.userStates,
-          sql`app_name, user_id`,
-          [appName, userId],
-          split.user,
-          now,
-        );
-    });
+        if (inserted.numAffectedRows === 0n)
+          throw new AlreadyExistsError(`Event ${e.id} is already stored in session ${sessionId}`);
+        // Shared scopes are merged by the database (no read-modify-write), always app before user so
+        // that concurrent transactions lock rows in the same order.
+        if (hasKeys(split.app))
+          await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
+        if (hasKeys(split.user))
+          await this.upsertState(
+            trx,
+            this.userStates,
+            sql`app_name, user_id`,
+            [appName, userId],
+            split.user,
+            now,
+          );
+      });
     this.logs?.appended(
       { appName, userId, sessionId },
       usText(microsFromMs(session.lastUpdateTime)),
@@ -354,6 +368,18 @@ export class SqlSessionService implements SessionService {
     );
     applyEventToSession(session, persisted, updateTime);
     return event;
+  }
+
+  /** Why an append's check matched no row: the session is gone, or this copy is stale. */
+  private async refuseAppend(executor: AnyKysely, key: SessionKey, copyTime: number): Promise<never> {
+    const stored = await this.selectSession(executor, key);
+    if (!stored)
+      throw new NotFoundError(
+        `Session ${key.sessionId} not found for app ${key.appName}, user ${key.userId}`,
+      );
+    throw new StaleSessionError(
+      `Session ${key.sessionId} was modified after this copy was read (copy ${copyTime}, stored ${msFromMicros(stored.updated_us)}); reload it`,
+    );
   }
 
   async close(): Promise<void> {
