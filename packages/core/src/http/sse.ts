@@ -71,6 +71,12 @@ export class SseParser {
 
   private processLine(line: string): SseEvent | undefined {
     if (line === '') return this.dispatch();
+    // The usual line, `data: …`, without the generic field split.
+    if (line.startsWith('data: ')) {
+      this.data.push(line.slice(6));
+      this.hasData = true;
+      return undefined;
+    }
     if (line.startsWith(':')) return undefined;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -98,11 +104,12 @@ export class SseParser {
 
   private dispatch(): SseEvent | undefined {
     const hasData = this.hasData;
-    const event: SseEvent = { data: this.data.join('\n') };
+    const data = this.data;
+    const event: SseEvent = { data: data.length === 1 ? (data[0] as string) : data.join('\n') };
     if (this.event !== undefined && this.event !== '') event.event = this.event;
     if (this.id !== undefined) event.id = this.id;
     if (this.retry !== undefined) event.retry = this.retry;
-    this.data = [];
+    data.length = 0;
     this.hasData = false;
     this.event = undefined;
     this.retry = undefined;
