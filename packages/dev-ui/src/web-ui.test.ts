@@ -226,6 +226,12 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     await page.getByText('Done: deleted').waitFor();
     await expect.poll(() => approve.count()).toBe(0);
     await shot('confirmation-approved');
+    // A rejection resumes the run too: the tool does not run and the model hears why.
+    await send('delete it again');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('I did not delete it').waitFor();
+    await idle();
+    await shot('confirmation-rejected');
   });
 
   it('sends an attached file as an inline part', async () => {
@@ -247,9 +253,28 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
   });
 
   it('stops a long run with Esc', async () => {
+    await page.evaluate(() => {
+      const log: string[] = [];
+      (window as unknown as { __log: string[] }).__log = log;
+      const t0 = performance.now();
+      new MutationObserver(() => {
+        const streaming = !!document.querySelector('article.streaming');
+        const running = document.querySelector('[role=status]')?.textContent ?? '';
+        const line = `${streaming ? 'S' : '-'}${running.includes('Running') ? 'R' : '-'}`;
+        if (log.at(-1)?.endsWith(line) !== true) log.push(`${Math.round(performance.now() - t0)}:${line}`);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await send('tell me something long');
     await expect.poll(() => running().isVisible(), { timeout: 10_000 }).toBe(true);
-    await page.locator('article.streaming').waitFor({ timeout: 20_000 });
+    try {
+      await page.locator('article.streaming').waitFor({ timeout: 20_000 });
+    } catch (error) {
+      console.log(
+        'stop test timeline:',
+        await page.evaluate(() => (window as unknown as { __log: string[] }).__log),
+      );
+      throw error;
+    }
     await expect.poll(() => page.locator('article.streaming').textContent()).toContain('keeps streaming');
     await composer().press('Escape');
     await page.getByText('Run stopped.').waitFor();
@@ -277,6 +302,14 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     await expect
       .poll(() => panel.getByRole('link', { name: 'Download' }).getAttribute('download'))
       .toBe('report.txt');
+    await panel.getByRole('button', { name: 'map.png' }).click();
+    await expect
+      .poll(() =>
+        panel
+          .getByRole('img', { name: 'Artifact map.png' })
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      )
+      .toBe(1);
     await shot('artifacts');
 
     // The model step behind the weather answer: what the server's trace recorded for it.
@@ -374,7 +407,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
 
   it('switches to the dark theme and keeps it across reloads', async () => {
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.reload();
     await page.getByText('21°C').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');

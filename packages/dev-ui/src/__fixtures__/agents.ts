@@ -38,6 +38,10 @@ function call(name: string, args: Record<string, unknown>): LlmResponse {
   };
 }
 
+/** A 1×1 PNG, for the image preview of artifacts. */
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 export const LONG_REPLY = `${'This is a very long answer that keeps streaming. '.repeat(60)}The end.`;
 
 const getWeather = new FunctionTool({
@@ -52,6 +56,7 @@ const getWeather = new FunctionTool({
         data: Buffer.from(`Forecast for ${city}: sunny, 21°C`).toString('base64'),
       },
     });
+    await ctx.saveArtifact('map.png', { inlineData: { mimeType: 'image/png', data: PIXEL_PNG } });
     return { city, forecast: 'sunny', temperatureC: 21 };
   },
 });
@@ -80,7 +85,7 @@ const deleteFile = new FunctionTool({
 export function assistantAgent(): LlmAgent {
   const model = new ScriptedModel({
     chunkSize: 6,
-    delayMs: 12,
+    delayMs: 25,
     respond: (request) => {
       const last = lastContent(request);
       const response = last?.parts.find((p) => p.functionResponse)?.functionResponse;

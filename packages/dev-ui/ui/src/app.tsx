@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
 import { Composer } from './components/composer.js';
@@ -313,11 +313,11 @@ export function App() {
     setTab('state');
   }, []);
 
-  const pending = pendingConfirmations(events);
+  const pending = useMemo(() => pendingConfirmations(events), [events]);
   const unknownApp = !!app && !!apps && !apps.includes(app);
   const ready = !!app && !!apps && !unknownApp && !sessionError;
   const selected = events.find((e) => e.id === selectedId);
-  const lastError = [...events].reverse().find((e) => e.errorCode || e.errorMessage);
+  const lastError = useMemo(() => events.findLast((e) => e.errorCode || e.errorMessage), [events]);
 
   return (
     <div class="shell">

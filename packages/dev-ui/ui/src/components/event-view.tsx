@@ -1,6 +1,7 @@
 import type { AdkEvent, Part } from '../api/types.js';
 import { isErrorResponse, REQUEST_CONFIRMATION } from '../lib/conversation.js';
 import { formatTime, previewJson } from '../lib/format.js';
+import { pure } from '../lib/pure.js';
 import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
@@ -145,7 +146,7 @@ function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: 
   return null;
 }
 
-export function EventView(props: EventViewProps) {
+function EventViewInner(props: EventViewProps) {
   const { event, selected, onSelect } = props;
   const isUser = event.author === 'user';
   const parts = event.content?.parts ?? [];
@@ -224,3 +225,6 @@ export function EventView(props: EventViewProps) {
     </article>
   );
 }
+
+/** One event of the conversation; skips re-rendering while other content streams. */
+export const EventView = pure(EventViewInner);

@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
 import { EvalTab } from '../eval/eval-tab.js';
+import { pure } from '../lib/pure.js';
 import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
@@ -22,7 +23,7 @@ const LABELS: Record<Tab, string> = {
   eval: 'Eval',
 };
 
-export function Inspector({
+function InspectorInner({
   tab,
   onTab,
   app,
@@ -97,3 +98,6 @@ export function Inspector({
     </aside>
   );
 }
+
+/** The inspector; skips re-rendering while a reply streams (its inputs do not change then). */
+export const Inspector = pure(InspectorInner);
