@@ -253,28 +253,9 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
   });
 
   it('stops a long run with Esc', async () => {
-    await page.evaluate(() => {
-      const log: string[] = [];
-      (window as unknown as { __log: string[] }).__log = log;
-      const t0 = performance.now();
-      new MutationObserver(() => {
-        const streaming = !!document.querySelector('article.streaming');
-        const running = document.querySelector('[role=status]')?.textContent ?? '';
-        const line = `${streaming ? 'S' : '-'}${running.includes('Running') ? 'R' : '-'}`;
-        if (log.at(-1)?.endsWith(line) !== true) log.push(`${Math.round(performance.now() - t0)}:${line}`);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
     await send('tell me something long');
     await expect.poll(() => running().isVisible(), { timeout: 10_000 }).toBe(true);
-    try {
-      await page.locator('article.streaming').waitFor({ timeout: 20_000 });
-    } catch (error) {
-      console.log(
-        'stop test timeline:',
-        await page.evaluate(() => (window as unknown as { __log: string[] }).__log),
-      );
-      throw error;
-    }
+    await page.locator('article.streaming').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('article.streaming').textContent()).toContain('keeps streaming');
     await composer().press('Escape');
     await page.getByText('Run stopped.').waitFor();
@@ -446,6 +427,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     await page.getByRole('button', { name: 'state Δ last_city' }).first().click();
     expect(await audit()).toEqual([]);
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     expect(await audit()).toEqual([]);
   });
 });
