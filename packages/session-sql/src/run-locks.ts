@@ -1,4 +1,5 @@
 import { CancelledError, type RunLock, type RunLockOptions, type SessionKey } from '@adk/core';
+import { sleep } from '@adk/core/http';
 import { type QueryResult, type RawBuilder, sql } from 'kysely';
 import type { AnyKysely } from './sql-session-service.js';
 
@@ -56,7 +57,9 @@ export class AdvisoryRunLocks {
         return { release: () => this.release(name) };
       }
       if (!options.wait) return undefined;
-      await sleep(delay, options.signal);
+      await sleep(delay, options.signal).catch(() => {
+        throw new CancelledError('The run was cancelled while waiting for its session');
+      });
       delay = Math.min(MAX_POLL_MS, delay * 2);
     }
   }
@@ -115,18 +118,4 @@ export class AdvisoryRunLocks {
     if (conn) await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
     this.dropConnection();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError('The run was cancelled while waiting for its session'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
