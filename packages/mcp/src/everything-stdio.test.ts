@@ -310,6 +310,20 @@ describe('a failing server', () => {
       /MCP server "remote" \(Streamable HTTP: http:\/\/127\.0\.0\.1:9\/mcp\).*Check the URL/,
     );
   });
+
+  it('keeps a password or query credential of the URL out of the error event', async () => {
+    const down = new McpToolset({
+      name: 'remote',
+      connection: { type: 'http', url: 'http://me:pw-secret-1@127.0.0.1:9/mcp?api_key=q-secret-2&v=1' },
+    });
+    const { run } = runnerFor(
+      new LlmAgent({ name: 'a', model: new ScriptedModel({ script: ['unused'] }), tools: [down] }),
+    );
+    const last = (await run('go')).at(-1) as Event;
+    expect(last.errorCode).toBe('MCP_CONNECTION');
+    expect(last.errorMessage).toContain('http://me:***@127.0.0.1:9/mcp?api_key=***&v=***');
+    expect(JSON.stringify(last)).not.toMatch(/pw-secret-1|q-secret-2/);
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

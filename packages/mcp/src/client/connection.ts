@@ -45,7 +45,37 @@ export type McpConnection = StdioConnection | StreamableHttpConnection | SseConn
 export function describeConnection(connection: McpConnection): string {
   if (connection.type === 'stdio')
     return `stdio: ${[connection.command, ...(connection.args ?? [])].join(' ')}`;
-  return `${connection.type === 'http' ? 'Streamable HTTP' : 'SSE'}: ${String(connection.url)}`;
+  return `${connection.type === 'http' ? 'Streamable HTTP' : 'SSE'}: ${redactUrl(connection.url)}`;
+}
+
+/** `text` (e.g. an error of the transport) with the connection's URL in it redacted like {@link describeConnection}. */
+export function scrubConnectionUrl(connection: McpConnection, text: string): string {
+  if (connection.type === 'stdio') return text;
+  const raw = String(connection.url);
+  let href = raw;
+  try {
+    href = new URL(raw).href;
+  } catch {
+    // Not a URL: only the raw text is replaced.
+  }
+  const redacted = redactUrl(connection.url);
+  return text.replaceAll(raw, redacted).replaceAll(href, redacted);
+}
+
+/**
+ * The URL for messages (which reach error events and sessions): without the password of its user
+ * info and with the values of its query parameters hidden, since either may carry a credential.
+ */
+function redactUrl(value: string | URL): string {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    return '(an invalid URL)';
+  }
+  if (url.password) url.password = '***';
+  for (const key of new Set(url.searchParams.keys())) url.searchParams.set(key, '***');
+  return url.toString().replaceAll('%2A%2A%2A', '***');
 }
 
 /** What to check when the connection fails. */

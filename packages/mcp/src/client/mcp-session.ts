@@ -2,7 +2,13 @@ import { CancelledError, describeError } from '@adk/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnectionError, McpRequestError, McpTimeoutError } from '../errors.js';
-import { connectionHint, describeConnection, type McpConnection, openTransport } from './connection.js';
+import {
+  connectionHint,
+  describeConnection,
+  type McpConnection,
+  openTransport,
+  scrubConnectionUrl,
+} from './connection.js';
 
 export interface McpSessionOptions {
   /** The server's name in error messages. */
@@ -151,7 +157,7 @@ export class McpSession {
       void client?.close().catch(() => undefined);
       const stderr = opened?.stderrTail();
       throw new McpConnectionError(
-        `MCP server "${name}" (${describeConnection(connection)}) could not be connected: ${describeError(error)}. ${connectionHint(connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
+        `MCP server "${name}" (${describeConnection(connection)}) could not be connected: ${this.why(error)}. ${connectionHint(connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
         { cause: error, details: { server: name } },
       );
     }
@@ -166,28 +172,33 @@ export class McpSession {
     this.options.onDisconnect?.();
   }
 
+  /** The error's description for messages, without a credential of the connection's URL. */
+  private why(error: unknown): string {
+    return scrubConnectionUrl(this.options.connection, describeError(error));
+  }
+
   private translate(error: unknown, what: string, connected?: Connected): Error {
     const code = (error as { code?: unknown }).code;
     const details = { server: this.name, request: what };
     if (code === REQUEST_TIMEOUT || error instanceof McpTimeoutError)
       return new McpTimeoutError(
-        `MCP server "${this.name}" did not answer ${what} in time (${describeError(error)}); raise the timeout or check the server.`,
+        `MCP server "${this.name}" did not answer ${what} in time (${this.why(error)}); raise the timeout or check the server.`,
         { cause: error, details },
       );
     if (error instanceof McpConnectionError) return error;
     if (isConnectionFailure(error)) {
       const stderr = connected?.stderrTail();
       return new McpConnectionError(
-        `MCP server "${this.name}" (${describeConnection(this.options.connection)}) lost the connection during ${what}: ${describeError(error)}. ${connectionHint(this.options.connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
+        `MCP server "${this.name}" (${describeConnection(this.options.connection)}) lost the connection during ${what}: ${this.why(error)}. ${connectionHint(this.options.connection)}${stderr ? ` Its stderr ended with: ${stderr}` : ''}`,
         { cause: error, details },
       );
     }
     if (typeof code === 'number')
-      return new McpRequestError(`MCP server "${this.name}" rejected ${what}: ${describeError(error)}`, {
+      return new McpRequestError(`MCP server "${this.name}" rejected ${what}: ${this.why(error)}`, {
         cause: error,
         details: { ...details, code },
       });
-    return error instanceof Error ? error : new Error(describeError(error));
+    return error instanceof Error ? error : new Error(this.why(error));
   }
 }
 
