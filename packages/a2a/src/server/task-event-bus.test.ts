@@ -111,5 +111,40 @@ describe.skipIf(postgres.skipReason !== undefined)(
       expect(pushedBy[0]).toBeGreaterThanOrEqual(4);
       expect(pushedBy[1]).toBe(0);
     });
+
+    it("delivers each update once after a lost connection whose 'end' comes after a new client opened", async () => {
+      const clients: pg.Client[] = [];
+      const channel = `bus_lost_${process.pid}`;
+      const listening = new PostgresTaskEventBus({
+        channel,
+        createClient: () => {
+          const client = new pg.Client({ connectionString: postgres.url });
+          clients.push(client);
+          return client;
+        },
+      });
+      const sending = new PostgresTaskEventBus({ connectionString: postgres.url ?? '', channel });
+      try {
+        const received: unknown[] = [];
+        await listening.subscribe('t1', (item) => received.push(item));
+        const first = clients[0];
+        if (!first) throw new Error('no client');
+        // pg reports a dropped connection as 'error' and then 'end'; a publish between the two
+        // opens a new client.
+        first.emit('error', new Error('connection lost'));
+        await listening.publish('t0', { task: { id: 't0' } } as unknown as StreamResponse);
+        first.emit('end');
+        await listening.publish('t0', { task: { id: 't0' } } as unknown as StreamResponse);
+        expect(clients).toHaveLength(2);
+
+        await sending.publish('t1', { task: { id: 't1' } } as unknown as StreamResponse);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(received).toHaveLength(1);
+      } finally {
+        await listening.close();
+        await sending.close();
+        for (const client of clients) await client.end().catch(() => undefined);
+      }
+    });
   },
 );

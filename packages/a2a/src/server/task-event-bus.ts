@@ -60,6 +60,8 @@ export class PostgresTaskEventBus implements TaskEventBus {
   readonly #origin = randomUUID();
   readonly #listeners = new Map<string, Set<(item: StreamResponse | undefined) => void>>();
   #client: Promise<PgListenConnection> | undefined;
+  /** The connected client `#client` resolved to; events of any other (older) client are ignored. */
+  #live: PgListenConnection | undefined;
   #closed = false;
 
   constructor(options: PostgresTaskEventBusOptions) {
@@ -97,6 +99,7 @@ export class PostgresTaskEventBus implements TaskEventBus {
     this.#listeners.clear();
     const client = await this.#client?.catch(() => undefined);
     this.#client = undefined;
+    this.#live = undefined;
     await client?.end().catch(() => undefined);
   }
 
@@ -112,8 +115,11 @@ export class PostgresTaskEventBus implements TaskEventBus {
   async #open(): Promise<PgListenConnection> {
     const client = await this.#newClient();
     const lost = () => {
-      if (this.#closed) return;
+      // pg reports one loss as 'error' and then 'end': by the second, a new client may be live.
+      if (this.#closed || this.#live !== client) return;
+      this.#live = undefined;
       this.#client = undefined;
+      void client.end().catch(() => undefined);
       // Reopen while anyone listens; publishers reopen on their own next call.
       if (this.#listeners.size > 0)
         setTimeout(() => {
@@ -123,8 +129,15 @@ export class PostgresTaskEventBus implements TaskEventBus {
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', (message) => this.#deliver(message.payload));
-    await client.connect();
-    await client.query(`listen ${quoteIdentifier(this.#channel)}`);
+    try {
+      await client.connect();
+      await client.query(`listen ${quoteIdentifier(this.#channel)}`);
+    } catch (error) {
+      // A client that connected but could not LISTEN would otherwise stay open.
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.#live = client;
     return client;
   }
 
