@@ -54,6 +54,14 @@ describe.concurrent('adk eval', () => {
     expect(r.stdout).toContain('✓ weather_then_arithmetic  tool_trajectory_avg_score 1.000/1');
   });
 
+  it("closes the agent's toolsets, so a tool server it started does not keep adk eval running", async () => {
+    const r = await runCli(['eval', join(EVAL, 'with_server'), SET, '--config', CONFIG, '--no-history'], {
+      timeoutMs: 15_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('toolset closed');
+  });
+
   it('exits 1 when a case fails (legacy .test.json, default criteria)', async () => {
     const r = await runCli(['eval', AGENT, FAILING, '--no-history', '--print-detailed-results']);
     expect(r.code, r.stderr).toBe(1);

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BaseAgent, defaultModelRegistry, isAdkError } from '@adk/core';
+import { type BaseAgent, defaultModelRegistry, InMemorySessionService, isAdkError, Runner } from '@adk/core';
 import { type Command, Option } from 'commander';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader, loadAgentModule } from '../loader/app-loader.js';
@@ -153,16 +153,22 @@ async function evaluateAgent(agentPath: string, setArgs: string[], options: Eval
   const customMetrics = (await loadCustomMetrics(config, configPath)) as NonNullable<
     Parameters<typeof evalLib.evaluate>[0]['customMetrics']
   >;
-  const result = await evalLib.evaluate({
-    agent,
-    appName,
-    evalSets: sets,
-    config,
-    customMetrics,
-    numRuns,
-    concurrency,
-    minPassRate,
-  });
+  let result: Awaited<ReturnType<typeof evalLib.evaluate>>;
+  try {
+    result = await evalLib.evaluate({
+      agent,
+      appName,
+      evalSets: sets,
+      config,
+      customMetrics,
+      numRuns,
+      concurrency,
+      minPassRate,
+    });
+  } finally {
+    // The agent's toolsets (MCP servers it started, connections) would keep the process running.
+    await new Runner({ appName, agent, sessionService: new InMemorySessionService() }).close();
+  }
 
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const detailed = options.printDetailedResults || options.print_detailed_results;
