@@ -306,6 +306,55 @@ describe('a credential the API refuses', () => {
   });
 });
 
+describe('two hosts serving the same document', () => {
+  it('do not share a credential when the servers URL is relative', async () => {
+    const other = await startPetstore();
+    try {
+      // Both documents say `servers: [{url: /v1}]`: the calls go to two different hosts.
+      const a = new OpenApiToolset({
+        spec: `${api.url}/openapi.yaml`,
+        filter: ['deletePet'],
+        namePrefix: 'a',
+      });
+      const b = new OpenApiToolset({
+        spec: `${other.url}/openapi.yaml`,
+        filter: ['deletePet'],
+        namePrefix: 'b',
+      });
+      const model = new ScriptedModel([
+        functionCallResponse('a_delete_pet', { petId: 3 }, 'on-a'),
+        'Deleted on A.',
+        functionCallResponse('b_delete_pet', { petId: 3 }, 'on-b'),
+      ]);
+      const runner = new Runner({
+        appName: 'pets',
+        agent: new LlmAgent({ name: 'store', model, tools: [a, b] }),
+        sessionService: new InMemorySessionService(),
+        autoCreateSession: true,
+      });
+      const run = (newMessage: Parameters<Runner['run']>[0]['newMessage']) =>
+        collect(runner.run({ userId: 'u', sessionId: 'two-hosts', newMessage }));
+      const ask = (await run(userContent('delete Nemo on A'))).at(-1)?.content?.parts[0]?.functionCall;
+      const answer = {
+        ...(ask?.args.authConfig as AuthConfig),
+        exchangedAuthCredential: { authType: 'apiKey', apiKey: STORE_KEY },
+      };
+      const done = await run({
+        role: 'user',
+        parts: [{ functionResponse: { id: ask?.id ?? '', name: REQUEST_CREDENTIAL, response: answer } }],
+      });
+      expect(responsesOf(done)['on-a']).toEqual({ status: 204 });
+      // A's key is not sent to B: B's client is asked for its own.
+      const second = (await run(userContent('delete Nemo on B'))).at(-1)?.content?.parts[0]?.functionCall;
+      expect(second?.name).toBe(REQUEST_CREDENTIAL);
+      expect(second?.args.functionCallId).toBe('on-b');
+      expect(other.seen.filter((s) => s.startsWith('DELETE'))).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('OpenApiToolset with OAuth2', () => {
   it('gets a client-credentials token for a secured operation (scopes from the requirement) and calls with it', async () => {
     const spec = JSON.stringify({

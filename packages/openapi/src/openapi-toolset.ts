@@ -87,7 +87,7 @@ export class OpenApiToolset extends BaseToolset {
       if (!this.selected(operation, base)) continue;
       let name = this.options.namePrefix ? `${this.options.namePrefix}_${base}` : base;
       for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
-      const authConfigs = this.authConfigs(operation, loaded);
+      const authConfigs = this.authConfigs(operation, loaded, baseUrl);
       if (!authConfigs) continue;
       names.add(name);
       tools.push(
@@ -116,7 +116,11 @@ export class OpenApiToolset extends BaseToolset {
    * The credentials an operation needs: the first of its security requirements whose schemes are
    * all known (an empty requirement means it can be called without credentials).
    */
-  private authConfigs(operation: OpenApiOperation, loaded: LoadedDocument): AuthConfig[] | undefined {
+  private authConfigs(
+    operation: OpenApiOperation,
+    loaded: LoadedDocument,
+    baseUrl: string,
+  ): AuthConfig[] | undefined {
     const schemes = loaded.document.components?.securitySchemes ?? {};
     if (operation.security.length === 0) return [];
     for (const requirement of operation.security) {
@@ -124,7 +128,7 @@ export class OpenApiToolset extends BaseToolset {
       if (entries.length === 0) return [];
       if (!entries.every(([name]) => isSupportedScheme(schemes[name]))) continue;
       return entries.map(([name, scopes]) =>
-        this.authConfig(name, schemes[name] as unknown as AuthScheme, scopes, loaded.document),
+        this.authConfig(name, schemes[name] as unknown as AuthScheme, scopes, loaded.document, baseUrl),
       );
     }
     const names = operation.security.flatMap((r) => Object.keys(r)).join(', ');
@@ -142,6 +146,7 @@ export class OpenApiToolset extends BaseToolset {
     scheme: AuthScheme,
     scopes: string[],
     document: OpenApiDocument,
+    baseUrl: string,
   ): AuthConfig {
     const given = this.options.credentials?.[name];
     let raw = given;
@@ -151,8 +156,9 @@ export class OpenApiToolset extends BaseToolset {
     return {
       authScheme: scheme,
       ...(raw ? { rawAuthCredential: raw } : {}),
-      // One credential per API and scheme (two APIs with look-alike schemes do not share keys).
-      credentialKey: `openapi_${slug(api)}_${slug(this.options.baseUrl ?? serverUrlOf(document, undefined) ?? '')}_${slug(name)}`,
+      // One credential per API and scheme (two APIs with look-alike schemes do not share keys): the
+      // base URL the calls go to, also when the document's server URL is relative to where it was read.
+      credentialKey: `openapi_${slug(api)}_${slug(baseUrl)}_${slug(name)}`,
     };
   }
 }
