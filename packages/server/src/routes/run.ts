@@ -94,6 +94,15 @@ function wireEvents(event: Event, split: boolean): AdkEventJson[] {
 
 const encoder = new TextEncoder();
 
+/**
+ * Lets the event loop run between a run's steps. An embedded database (PGlite) completes queries
+ * through promise callbacks only, so many runs at once can keep the loop in microtasks and leave
+ * new requests unread for seconds; one macrotask per event keeps requests served in turn.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` line per event). */
 export function runRoutes(app: Hono, ctx: RouteContext): void {
   app.post('/run', async (c) => {
@@ -102,6 +111,7 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
     const collect = async () => {
       try {
         for await (const event of run.runner.run(run.params)) {
+          await yieldToEventLoop();
           link(ctx, run.params.sessionId, event);
           if (!event.partial) events.push(eventToAdkJson(event));
         }
@@ -120,7 +130,11 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
   app.post('/run_sse', async (c) => {
     const run = await prepare(ctx, c.req.raw, true);
     const iterator = run.runner.run(run.params)[Symbol.asyncIterator]();
-    const pull = () => (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
+    const step = () => (ctx.bind ? ctx.bind(run.request, () => iterator.next()) : iterator.next());
+    const pull = async () => {
+      await yieldToEventLoop();
+      return step();
+    };
     let finished = false;
     let cancelled = false;
     const finish = () => {
