@@ -306,6 +306,35 @@ describe('a credential the API refuses', () => {
   });
 });
 
+describe('header parameters', () => {
+  it('leaves out Accept, Content-Type and Authorization, which the specification says to ignore', async () => {
+    const toolset = await OpenApiToolset.load({
+      baseUrl: api.url,
+      spec: {
+        openapi: '3.0.3',
+        info: { title: 'headers', version: '1' },
+        paths: {
+          '/v1/search': {
+            get: {
+              operationId: 'search',
+              parameters: [
+                { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' } },
+                { name: 'accept', in: 'header', schema: { type: 'string' } },
+                { name: 'Content-Type', in: 'header', schema: { type: 'string' } },
+                { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
+              ],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+      },
+    });
+    const [tool] = await toolset.tools();
+    expect(Object.keys(tool?.declaration().parameters?.properties ?? {})).toEqual(['X_Trace']);
+    expect(tool?.declaration().parameters?.required).toBeUndefined();
+  });
+});
+
 describe('two hosts serving the same document', () => {
   it('do not share a credential when the servers URL is relative', async () => {
     const other = await startPetstore();

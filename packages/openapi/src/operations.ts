@@ -45,6 +45,13 @@ function pointerSegment(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/**
+ * Header parameters the OpenAPI specification says to ignore: the body's media type, the accepted
+ * responses and the security schemes set them (a model-supplied `Authorization` would replace the
+ * credential).
+ */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
 /** Every operation of a dereferenced document, in document order. */
 export function listOperations(document: OpenApiDocument): OpenApiOperation[] {
   const out: OpenApiOperation[] = [];
@@ -59,7 +66,7 @@ export function listOperations(document: OpenApiDocument): OpenApiOperation[] {
       const parameters = [
         ...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)),
         ...own,
-      ];
+      ].filter((p) => !(p.in === 'header' && IGNORED_HEADERS.has(String(p.name).toLowerCase())));
       out.push({
         method,
         path,
