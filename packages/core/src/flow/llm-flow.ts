@@ -45,12 +45,19 @@ interface ResolvedTools {
   transferTargets: BaseAgent[];
 }
 
+/** The tools of agents without toolsets never change: resolved once per agent, not per step. */
+const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
+
 async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
+  const cached = staticTools.get(agent);
+  if (cached) return cached;
   const list: BaseTool[] = [];
-  const readonly = new ReadonlyContext(ctx);
+  let dynamic = false;
   for (const entry of agent.tools) {
-    if (isToolset(entry)) list.push(...(await entry.getTools(readonly)));
-    else list.push(entry);
+    if (isToolset(entry)) {
+      dynamic = true;
+      list.push(...(await entry.getTools(new ReadonlyContext(ctx))));
+    } else list.push(entry);
   }
   const targets = transferTargets(agent);
   if (targets.length > 0) list.push(new TransferToAgentTool(targets));
@@ -60,7 +67,9 @@ async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<Re
       throw new ConfigError(`Agent "${agent.name}" has two tools named "${tool.name}"`);
     byName.set(tool.name, tool);
   }
-  return { list, byName, transferTargets: targets };
+  const resolved = { list, byName, transferTargets: targets };
+  if (!dynamic) staticTools.set(agent, resolved);
+  return resolved;
 }
 
 async function buildRequest(
