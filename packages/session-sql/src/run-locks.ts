@@ -74,9 +74,13 @@ export class AdvisoryRunLocks {
 
   /** Runs a statement on the lock connection; a broken connection is replaced once. */
   private async query<R>(statement: RawBuilder<R>): Promise<QueryResult<R>> {
+    const conn = await this.conn();
     try {
-      return await statement.execute(await this.conn());
+      return await statement.execute(conn);
     } catch {
+      // The connection goes back to the pool: it must not keep locks that nobody will release. On a
+      // dead connection this fails too, and the server has released them already.
+      await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
       this.dropConnection();
       return statement.execute(await this.conn());
     }

@@ -146,5 +146,23 @@ describe.skipIf(postgres.skipReason !== undefined)(
         for (const client of clients) await client.end().catch(() => undefined);
       }
     });
+
+    it('a listener that throws does not reach the connection, and the other listeners still get the update', async () => {
+      const channel = `bus_throw_${process.pid}`;
+      const listening = new PostgresTaskEventBus({ connectionString: postgres.url ?? '', channel });
+      const sending = new PostgresTaskEventBus({ connectionString: postgres.url ?? '', channel });
+      try {
+        const received: unknown[] = [];
+        await listening.subscribe('t', () => {
+          throw new Error('a broken subscriber');
+        });
+        await listening.subscribe('t', (item) => received.push(item));
+        await sending.publish('t', { task: { id: 't' } } as unknown as StreamResponse);
+        await expect.poll(() => received.length).toBe(1);
+      } finally {
+        await listening.close();
+        await sending.close();
+      }
+    });
   },
 );

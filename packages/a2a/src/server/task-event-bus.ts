@@ -157,7 +157,14 @@ export class PostgresTaskEventBus implements TaskEventBus {
     if (!envelope || typeof envelope.t !== 'string' || envelope.o === this.#origin) return;
     const set = this.#listeners.get(envelope.t);
     if (!set) return;
-    for (const listener of [...set]) listener(envelope.i);
+    // A throwing listener must not escape into pg's 'notification' emitter (that would crash the process).
+    for (const listener of [...set]) {
+      try {
+        listener(envelope.i);
+      } catch {
+        // The listener's own failure is its subscriber's business; the others still get the update.
+      }
+    }
   }
 }
 
