@@ -1,8 +1,5 @@
 import { ServerError } from './errors.js';
 
-type SessionSql = typeof import('@adk/session-sql');
-type SqlStores = Awaited<ReturnType<SessionSql['createSqlStores']>>;
-
 /**
  * A Postgres server URL: the one store several server processes share. PGlite and SQLite are
  * embedded in one process, so they need neither cross-process task events nor run locks.
@@ -37,12 +34,13 @@ export async function openTaskEventBus(url: string): Promise<TaskEventBusLike | 
  * later release only adds migrations, which this build does not need); the database is asked every
  * time.
  */
-export function sqlReadiness(sql: SessionSql, opened: SqlStores): () => Promise<void> {
+export function sqlReadiness(
+  migrations: () => Promise<readonly { name: string; executedAt?: Date | undefined }[]>,
+): () => Promise<void> {
   let current = false;
   return async () => {
     if (current) return;
-    const migrations = await sql.sessionMigrator(opened.db, { dialect: opened.family }).getMigrations();
-    const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+    const pending = (await migrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
     if (pending.length > 0)
       throw new ServerError(
         'NOT_READY',

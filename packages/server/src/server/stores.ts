@@ -111,7 +111,10 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
       // @adk/a2a is optional; without it the A2A routes are off (see createAdkServer).
     }
   }
-  const migrated = sqlReadiness(sql, opened);
+  // Structural on purpose: @adk/session-sql is an optional peer and must not reach the declarations.
+  const migrated = sqlReadiness(() =>
+    sql.sessionMigrator(opened.db, { dialect: opened.family }).getMigrations(),
+  );
 
   return {
     sessionService,
