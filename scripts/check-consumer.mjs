@@ -86,7 +86,14 @@ const failures = [];
 try {
   for (const target of targets) {
     const name = target.pkg.name;
-    const closure = [...adkClosure(name)];
+    const readme = existsSync(join(target.path, 'README.md'))
+      ? readFileSync(join(target.path, 'README.md'), 'utf8')
+      : '';
+    // A consumer installs what the examples import too (the dev UI's example needs the server).
+    const closureSet = adkClosure(name);
+    for (const code of examples(readme))
+      for (const m of code.matchAll(/from '(@adk\/[a-z0-9-]+)/g)) if (all.has(m[1])) adkClosure(m[1], closureSet);
+    const closure = [...closureSet];
     const consumer = join(work, target.dir);
     mkdirSync(join(consumer, 'src'), { recursive: true });
     const dependencies = { zod: TOOLING.zod };
@@ -127,9 +134,6 @@ try {
       join(consumer, 'src/entries.ts'),
       `${entries.map((s, i) => `export * as entry${i} from '${name}${s === '.' ? '' : s.slice(1)}';`).join('\n')}\n`,
     );
-    const readme = existsSync(join(target.path, 'README.md'))
-      ? readFileSync(join(target.path, 'README.md'), 'utf8')
-      : '';
     examples(readme).forEach((code, i) => {
       writeFileSync(join(consumer, `src/readme-${i + 1}.ts`), `${code}\nexport {};\n`);
     });
