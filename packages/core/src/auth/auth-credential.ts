@@ -144,14 +144,72 @@ function digest(value: unknown): string {
   return createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
 }
 
+/** Fields of a service account (ADK's, or Google's key file within it) that name it without a secret. */
+const SERVICE_ACCOUNT_IDS = [
+  'type',
+  'projectId',
+  'project_id',
+  'clientEmail',
+  'client_email',
+  'clientId',
+  'client_id',
+  'tokenUri',
+  'token_uri',
+  'scopes',
+  'useDefaultCredential',
+  'use_default_credential',
+];
+
+function pickIds(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const id of SERVICE_ACCOUNT_IDS) if (record[id] !== undefined) out[id] = record[id];
+  return out;
+}
+
 /**
- * The key a credential is stored under: `authConfig.credentialKey`, else one derived (one-way) from
- * the scheme and the raw credential, so the same tool configuration finds the same credential.
+ * What identifies a raw credential without revealing it: its type and resource, the HTTP scheme and
+ * user name, the OAuth2 client id, redirect URI, scopes and token endpoint auth method, a service
+ * account's project and email. Never an API key, password, client secret, token, code or key.
+ */
+function credentialIdentity(raw: AuthCredential): Record<string, unknown> {
+  const { http, oauth2, serviceAccount } = raw;
+  return {
+    authType: raw.authType,
+    resourceRef: raw.resourceRef,
+    http: http && { scheme: http.scheme, username: http.credentials.username },
+    oauth2: oauth2 && {
+      clientId: oauth2.clientId,
+      redirectUri: oauth2.redirectUri,
+      scopes: oauth2.scopes,
+      tokenEndpointAuthMethod: oauth2.tokenEndpointAuthMethod,
+    },
+    serviceAccount: serviceAccount && {
+      ...pickIds(serviceAccount),
+      credential: pickIds(
+        serviceAccount.serviceAccountCredential ?? serviceAccount.service_account_credential,
+      ),
+    },
+  };
+}
+
+/**
+ * The key a credential is stored under: `authConfig.credentialKey`, else one derived so that the
+ * same tool configuration finds the same credential: `adk_<scheme type>_<hash of the scheme>`,
+ * then `_<credential type>_<hash of the credential's identity>` when there is a raw credential.
+ *
+ * The scheme (endpoints, flows, scopes) holds no secret. Of the raw credential only non-secret
+ * fields are hashed (see `credentialIdentity`: client id, redirect URI, scopes, user name, …), so
+ * the key — which travels in events — cannot be used to guess a secret offline, and it stays the
+ * same when only a secret changes (e.g. a rotated client secret still finds the stored tokens).
+ * Pass `credentialKey` to separate credentials that differ only in their secrets.
  */
 export function credentialKeyOf(config: AuthConfig): string {
   if (config.credentialKey) return config.credentialKey;
   const raw = config.rawAuthCredential;
-  return `adk_${config.authScheme.type}_${digest(config.authScheme)}${raw ? `_${raw.authType}_${digest(raw)}` : ''}`;
+  const scheme = `adk_${config.authScheme.type}_${digest(config.authScheme)}`;
+  return raw ? `${scheme}_${raw.authType}_${digest(credentialIdentity(raw))}` : scheme;
 }
 
 /** A copy of the credential without any secret (what may travel in events and logs). */
