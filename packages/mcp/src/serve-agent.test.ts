@@ -2,7 +2,16 @@
 // stdio, and our own McpToolset uses the served agent as a tool (one HTTP server for the file).
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { contentText, FunctionTool, LlmAgent, type LlmRequest } from '@adk/core';
+import {
+  contentText,
+  FunctionTool,
+  type GetSessionParams,
+  InMemorySessionService,
+  LlmAgent,
+  type LlmRequest,
+  Runner,
+  type Session,
+} from '@adk/core';
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -93,6 +102,50 @@ describe('serveAgentAsMcp over Streamable HTTP, called by the MCP SDK client', (
     expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('the model is down') }]);
     const missing = await client.callTool({ name: 'helper', arguments: {} });
     expect(missing.isError).toBe(true);
+  });
+});
+
+describe('serveAgentAsMcp with calls racing for one new session id', () => {
+  it('answers both calls, whichever created the session', async () => {
+    /** Looks sessions up slowly, so both calls see the session missing before either creates it. */
+    class SlowLookups extends InMemorySessionService {
+      override async getSession(params: GetSessionParams): Promise<Session | undefined> {
+        const found = await super.getSession(params);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return found;
+      }
+    }
+    const sessionService = new SlowLookups();
+    const runner = new Runner({ appName: 'race', agent, sessionService });
+    const server = await serveAgentAsMcp(runner, { transport: { type: 'http' } });
+    const racer = new Client({ name: 'racer', version: '1.0.0' });
+    await racer.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));
+    try {
+      const results = await Promise.all(
+        ['one', 'two'].map((message) =>
+          racer.callTool({ name: 'helper', arguments: { message, sessionId: 'fresh-session' } }),
+        ),
+      );
+      for (const result of results) {
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ sessionId: 'fresh-session' });
+      }
+      const session = await sessionService.getSession({
+        appName: 'race',
+        userId: 'mcp',
+        sessionId: 'fresh-session',
+      });
+      expect(
+        session?.events
+          .filter((e) => e.author === 'user')
+          .map((e) => contentText(e.content))
+          .sort(),
+      ).toEqual(['one', 'two']);
+    } finally {
+      await racer.close();
+      await server.close();
+      await runner.close();
+    }
   });
 });
 

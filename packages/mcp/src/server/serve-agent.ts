@@ -9,6 +9,7 @@ import {
   type Event,
   InMemorySessionService,
   InvocationContext,
+  isAdkError,
   isFinalResponse,
   isPlainObject,
   isToolset,
@@ -260,7 +261,14 @@ class AgentHandler {
       typeof args.sessionId === 'string' && args.sessionId ? args.sessionId : `mcp-${newId()}`;
     const sessionService = this.runner.sessionService;
     const key = { appName: this.runner.appName, userId: this.userId, sessionId };
-    if (!(await sessionService.getSession(key))) await sessionService.createSession(key);
+    if (!(await sessionService.getSession(key))) {
+      try {
+        await sessionService.createSession(key);
+      } catch (error) {
+        // Another call with the same new session id created it in between: it exists, go on.
+        if (!isAdkError(error, 'ALREADY_EXISTS')) throw error;
+      }
+    }
     let text = '';
     let error: string | undefined;
     let step = 0;
