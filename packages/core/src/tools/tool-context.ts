@@ -75,15 +75,24 @@ export class ToolContext extends CallbackContext {
   /**
    * The credential the client supplied for this call (after `requestCredential`), exchanged for
    * tokens when it is an OAuth2 callback and stored in the credential service; undefined when
-   * this call is not answering a credential request.
+   * this call is not answering a credential request, or answers one for another auth config (its
+   * `credentialKey` differs). Each auth config's answer is exchanged once per call.
    */
   async getAuthResponse(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
     const context = this.credentialContext();
-    if (!context.authResponse) return undefined;
-    this.exchanged ??= exchangeAuthResponse(authConfig, context.authResponse, context);
-    return this.exchanged;
+    const response = context.authResponse;
+    if (!response) return undefined;
+    const key = credentialKeyOf(authConfig);
+    if (response.credentialKey !== undefined && response.credentialKey !== key) return undefined;
+    let exchanged = this.exchanged.get(key);
+    if (!exchanged) {
+      exchanged = exchangeAuthResponse(authConfig, response, context);
+      this.exchanged.set(key, exchanged);
+    }
+    return exchanged;
   }
-  private exchanged: Promise<AuthCredential> | undefined;
+  /** The exchange of this call's auth response, per credential key of the auth config it was for. */
+  private readonly exchanged = new Map<string, Promise<AuthCredential>>();
 
   /**
    * The credential to call with: a complete raw credential, a stored one (refreshed when expired),
