@@ -9,4 +9,9 @@ export { loadMcpPrompt, mcpPromptInstruction } from './client/load-prompt.js';
 export { type McpCallPredicate, type McpProgress, McpTool } from './client/mcp-tool.js';
 export { McpToolset, type McpToolsetOptions } from './client/mcp-toolset.js';
 export { McpConnectionError, McpRequestError, McpTimeoutError } from './errors.js';
-export { type McpAgentServer, type ServeAgentAsMcpOptions, serveAgentAsMcp } from './server/serve-agent.js';
+export {
+  type McpAgentServer,
+  type ServeAgentAsMcpOptions,
+  type ServeAgentHttpOptions,
+  serveAgentAsMcp,
+} from './server/serve-agent.js';

@@ -149,6 +149,68 @@ describe('serveAgentAsMcp with calls racing for one new session id', () => {
   });
 });
 
+describe('serveAgentAsMcp sessions that go idle', () => {
+  const wait = new FunctionTool({
+    name: 'wait',
+    description: 'Waits that many milliseconds',
+    parameters: z.object({ ms: z.number() }),
+    execute: async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { waited: ms };
+    },
+  });
+  const listRequest = (sessionId: string) =>
+    fetch(served.url as string, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    });
+  let served: McpAgentServer;
+  beforeAll(async () => {
+    served = await serveAgentAsMcp(new LlmAgent({ name: 'idler', model, tools: [wait] }), {
+      transport: { type: 'http', sessionIdleTimeoutMs: 150 },
+      exposeTools: true,
+    });
+  });
+  afterAll(() => served?.close());
+
+  const connect = async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(served.url as string));
+    const idle = new Client({ name: 'idle', version: '1.0.0' });
+    await idle.connect(transport);
+    return { idle, sessionId: transport.sessionId as string };
+  };
+
+  it('closes and forgets a session without requests for the idle timeout', async () => {
+    const { idle, sessionId } = await connect();
+    try {
+      expect((await listRequest(sessionId)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const gone = await listRequest(sessionId);
+      expect(gone.status).toBe(404);
+      expect(await gone.json()).toMatchObject({ error: { message: 'Session not found' } });
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('keeps a session whose request takes longer than the idle timeout', async () => {
+    const { idle, sessionId } = await connect();
+    try {
+      const result = await idle.callTool({ name: 'wait', arguments: { ms: 400 } });
+      expect(result.structuredContent).toEqual({ waited: 400 });
+      expect((await listRequest(sessionId)).status).toBe(200);
+    } finally {
+      await idle.close();
+    }
+  });
+});
+
 describe('McpToolset against our own served agent', () => {
   it('lets another agent call the served agent as a tool', async () => {
     const remote = new McpToolset({

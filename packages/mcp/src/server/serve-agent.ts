@@ -29,7 +29,7 @@ export interface ServeAgentAsMcpOptions {
    * stdio (the process's stdin/stdout), or Streamable HTTP on `host:port` (default 127.0.0.1, a
    * free port; on a loopback host only loopback Host headers are accepted).
    */
-  transport: 'stdio' | { type: 'http'; port?: number; host?: string; path?: string };
+  transport: 'stdio' | ServeAgentHttpOptions;
   /**
    * Also publish the root agent's own tools (all, or these names). They run outside any
    * conversation: no model, a throwaway session, no confirmations.
@@ -42,6 +42,25 @@ export interface ServeAgentAsMcpOptions {
   /** The server's name and version in the MCP handshake. */
   serverInfo?: { name: string; version: string };
 }
+
+export interface ServeAgentHttpOptions {
+  type: 'http';
+  port?: number;
+  host?: string;
+  path?: string;
+  /**
+   * An MCP session that receives no request for this long (ms, default 600 000) is closed and
+   * forgotten, so clients that vanish without closing their session do not pile up; its client
+   * gets 404 and starts a new session. A request still being answered keeps its session open.
+   * `0` keeps sessions until their client closes them.
+   */
+  sessionIdleTimeoutMs?: number;
+}
+
+/** How long an HTTP session may go without requests by default (ms). */
+const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+/** The longest delay setTimeout takes (ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface McpAgentServer {
   /** The Streamable HTTP endpoint, for the http transport. */
@@ -135,17 +154,37 @@ export async function serveAgentAsMcp(
   return { url: served.url, close: () => served.close().finally(release) };
 }
 
-async function serveHttp(
-  makeServer: () => Server,
-  options: { port?: number; host?: string; path?: string },
-): Promise<McpAgentServer> {
+/** One MCP session of the HTTP transport. */
+interface HttpSession {
+  transport: { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> };
+  server: Server;
+  /** Requests of the session still being answered (a GET stream does not count). */
+  active: number;
+  idle: ReturnType<typeof setTimeout> | undefined;
+}
+
+async function serveHttp(makeServer: () => Server, options: ServeAgentHttpOptions): Promise<McpAgentServer> {
   const { StreamableHTTPServerTransport } = await import(
     '@modelcontextprotocol/sdk/server/streamableHttp.js'
   );
   type Transport = InstanceType<typeof StreamableHTTPServerTransport>;
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const sessions = new Map<string, { transport: Transport; server: Server }>();
+  const sessions = new Map<string, HttpSession>();
+  const idleMs = Math.min(options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS, MAX_TIMER_MS);
+  /** Closes and forgets a session once it has been idle for idleMs (restarted by every request). */
+  const armIdle = (id: string, session: HttpSession) => {
+    if (session.idle) clearTimeout(session.idle);
+    session.idle = undefined;
+    if (session.active > 0 || !(idleMs > 0)) return;
+    session.idle = setTimeout(() => {
+      if (sessions.get(id) !== session) return;
+      sessions.delete(id);
+      void session.server.close().catch(() => undefined);
+    }, idleMs);
+    // A forgotten session must not keep the process alive.
+    session.idle.unref();
+  };
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   // Host header values accepted on a loopback address (filled in once the port is known).
   const allowedHosts: string[] = [];
@@ -161,6 +200,16 @@ async function serveHttp(
       const session = sessions.get(sessionId);
       // 404 tells the client the session is gone and it should initialize a new one.
       if (!session) return reply(res, 404, 'Session not found');
+      // A long request (an agent run streaming progress) keeps its session; an open GET stream
+      // alone does not, so a client that vanished with its stream open still expires.
+      if (req.method !== 'GET') {
+        session.active++;
+        armIdle(sessionId, session);
+        res.once('close', () => {
+          session.active--;
+          armIdle(sessionId, session);
+        });
+      } else armIdle(sessionId, session);
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'No session: initialize with a POST first');
@@ -170,11 +219,17 @@ async function serveHttp(
       // On a loopback address, a web page must not reach the server through DNS rebinding.
       ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        const session: HttpSession = { transport, server, active: 0, idle: undefined };
+        sessions.set(id, session);
+        armIdle(id, session);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      const id = transport.sessionId;
+      const session = id === undefined ? undefined : sessions.get(id);
+      if (id === undefined || session?.transport !== transport) return;
+      if (session.idle) clearTimeout(session.idle);
+      sessions.delete(id);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res);
@@ -198,8 +253,10 @@ async function serveHttp(
   return {
     url,
     close: async () => {
-      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+      const open = [...sessions.values()];
+      for (const s of open) if (s.idle) clearTimeout(s.idle);
       sessions.clear();
+      await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
