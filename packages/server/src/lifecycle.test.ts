@@ -186,6 +186,61 @@ describe('failures and disconnects', () => {
     }
   });
 
+  it('a client that aborts a streaming run mid-stream cancels it without a write after close', async () => {
+    const logged: string[] = [];
+    const quiet: AdkServerLogger = {
+      info: (line) => logged.push(line),
+      warn: (line) => logged.push(line),
+      error: (line) => logged.push(line),
+    };
+    const sessions = new InMemorySessionService();
+    const streamer = new LlmAgent({
+      name: 'streamer',
+      model: new ScriptedModel({ delayMs: 30, chunkSize: 2, respond: () => 'a long answer '.repeat(40) }),
+    });
+    const s = await startServer({ sessionService: sessions, apps: { streamer }, logger: quiet });
+    try {
+      await fetch(`${s.url}/apps/streamer/users/u/sessions/mid`, { method: 'POST' });
+      const controller = new AbortController();
+      const response = await fetch(`${s.url}/run_sse`, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          appName: 'streamer',
+          userId: 'u',
+          sessionId: 'mid',
+          streaming: true,
+          newMessage: { role: 'user', parts: [{ text: 'go' }] },
+        }),
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let received = '';
+      while ((received.match(/\n\n/g) ?? []).length < 3) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value, { stream: true });
+      }
+      expect(received).toContain('"partial":true');
+      controller.abort();
+      await reader.read().catch(() => undefined);
+      const deadline = Date.now() + 3000;
+      let last: Session | undefined;
+      while (Date.now() < deadline) {
+        last = await sessions.getSession({ appName: 'streamer', userId: 'u', sessionId: 'mid' });
+        if (last?.events.at(-1)?.errorCode) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(last?.events.at(-1)).toMatchObject({ errorCode: 'CANCELLED' });
+      // Let the stream's pending step settle, then nothing may have been written after the close.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(logged.filter((l) => /run_sse failed|already closed/i.test(l))).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a client that goes away cancels its run', async () => {
     const sessions = new InMemorySessionService();
     const s = await startServer({ sessionService: sessions, apps: { slow: slowApp(10_000) } });

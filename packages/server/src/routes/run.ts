@@ -156,45 +156,76 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       pending = Promise.reject(error);
       pending.catch(() => undefined);
     }
+    // The client goes away as a cancel of the body, or first as an abort of its request: either
+    // way nothing more is written (a write after the cancel would throw "Controller is already
+    // closed"), and the run is stopped.
+    const clientGone = () => cancelled || run.request.signal.aborted;
+    let closed = false;
+    const write = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+      if (closed || clientGone()) return;
+      try {
+        controller.enqueue(encoder.encode(text));
+      } catch {
+        closed = true; // closed from the reading side meanwhile
+      }
+    };
+    const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+      finish();
+      if (closed) return;
+      closed = true;
+      try {
+        controller.close();
+      } catch {
+        // already closed or cancelled by the reader
+      }
+    };
+    const stopRun = async () => {
+      cancelled = true;
+      run.stop.abort();
+      try {
+        await iterator.return?.(undefined);
+      } finally {
+        finish();
+      }
+    };
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           const next = await (pending ?? pull());
           pending = undefined;
           if (cancelled) return;
+          if (clientGone()) {
+            end(controller);
+            await stopRun();
+            return;
+          }
           if (next.done) {
-            finish();
-            controller.close();
+            end(controller);
             return;
           }
           link(ctx, run.params.sessionId, next.value);
           let chunk = '';
           for (const json of wireEvents(next.value, run.splitArtifacts))
             chunk += `data: ${JSON.stringify(json)}\n\n`;
-          controller.enqueue(encoder.encode(chunk));
+          write(controller, chunk);
         } catch (error) {
           pending = undefined;
-          if (cancelled) return;
+          if (clientGone()) {
+            end(controller);
+            return;
+          }
           // The runner turns agent failures into error events; this is what escapes it (a store
           // down, a plugin crash): told to the client as an error event, then the stream ends.
           ctx.logger.error(errorLine('run_sse failed', error));
           const name = error instanceof Error ? error.name : 'Error';
-          controller.enqueue(
-            encoder.encode(`data: ${JSON.stringify({ error: `${name}: ${describeError(error)}` })}\n\n`),
-          );
-          finish();
-          controller.close();
+          write(controller, `data: ${JSON.stringify({ error: `${name}: ${describeError(error)}` })}\n\n`);
+          end(controller);
         }
       },
       async cancel() {
         // The client went away: stop the run (the runner aborts its model call and tools).
-        cancelled = true;
-        run.stop.abort();
-        try {
-          await iterator.return?.(undefined);
-        } finally {
-          finish();
-        }
+        closed = true;
+        await stopRun();
       },
     });
     return new Response(stream, {
