@@ -8,6 +8,7 @@ import { newReport, type Scenario, type ScenarioReport } from './harness/types.j
 import { a2a } from './scenarios/a2a.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
+import { devUiScenario } from './scenarios/dev-ui.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
@@ -26,6 +27,7 @@ export const scenarios: Scenario[] = [
   a2a,
   storage,
   server,
+  devUiScenario,
 ];
 
 export interface BenchOptions {
