@@ -41,6 +41,11 @@ export interface ServeAgentAsMcpOptions {
   userId?: string;
   /** The server's name and version in the MCP handshake. */
   serverInfo?: { name: string; version: string };
+  /**
+   * Receives errors of the HTTP server once it listens (e.g. a failed accept when the process is
+   * out of file descriptors); the server keeps running. Default: written to stderr.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export interface ServeAgentHttpOptions {
@@ -150,7 +155,11 @@ export async function serveAgentAsMcp(
     await server.connect(new StdioServerTransport());
     return { url: undefined, close: () => server.close().finally(release) };
   }
-  const served = await serveHttp(makeServer, options.transport);
+  const onError =
+    options.onError ??
+    ((error: unknown) =>
+      console.error(`[adk-mcp] MCP server "${runner.agent.name}": ${describeError(error)}`));
+  const served = await serveHttp(makeServer, options.transport, onError);
   return { url: served.url, close: () => served.close().finally(release) };
 }
 
@@ -163,7 +172,11 @@ interface HttpSession {
   idle: ReturnType<typeof setTimeout> | undefined;
 }
 
-async function serveHttp(makeServer: () => Server, options: ServeAgentHttpOptions): Promise<McpAgentServer> {
+async function serveHttp(
+  makeServer: () => Server,
+  options: ServeAgentHttpOptions,
+  onError: (error: unknown) => void,
+): Promise<McpAgentServer> {
   const { StreamableHTTPServerTransport } = await import(
     '@modelcontextprotocol/sdk/server/streamableHttp.js'
   );
@@ -246,6 +259,14 @@ async function serveHttp(makeServer: () => Server, options: ServeAgentHttpOption
       http.off('error', reject);
       resolve();
     });
+  });
+  // Without a listener, an 'error' event (a failed accept, say) would crash the process.
+  http.on('error', (error) => {
+    try {
+      onError(error);
+    } catch {
+      // A failing error handler must not take the server down either.
+    }
   });
   const { port } = http.address() as AddressInfo;
   allowedHosts.push(`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`);
