@@ -53,6 +53,14 @@ describe('extension points', () => {
     expect((await fetch(`${t.url}/dev-ui/missing.js`)).status).toBe(404);
   });
 
+  it('keeps the query when it adds the slash to the base path', async () => {
+    const bare = await fetch(`${t.url}/dev-ui?app=assistant&session=s1`, { redirect: 'manual' });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get('location')).toBe('/dev-ui/?app=assistant&session=s1');
+    const plain = await fetch(`${t.url}/dev-ui`, { redirect: 'manual' });
+    expect(plain.headers.get('location')).toBe('/dev-ui/');
+  });
+
   it('lets extra routes replace the placeholders', async () => {
     expect(await (await fetch(`${t.url}/dev/apps/assistant/eval_sets`)).json()).toEqual(['from-extension']);
   });

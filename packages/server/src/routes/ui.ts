@@ -12,7 +12,8 @@ export interface AdkServerUi {
 export function uiRoutes(app: Hono, ui: AdkServerUi): void {
   const base = `/${ui.basePath.replace(/^\/+|\/+$/g, '')}`;
   app.get('/', (c) => c.redirect(`${base}/`));
-  app.get(base, (c) => c.redirect(`${base}/`));
+  // The query (e.g. `?app=x&session=y`, a link into the UI) survives the added slash.
+  app.get(base, (c) => c.redirect(`${base}/${new URL(c.req.url).search}`));
   const serve = async (c: Context) => (await ui.fetch(c.req.raw)) ?? c.notFound();
   app.get(`${base}/*`, serve);
   app.on('HEAD', `${base}/*`, serve);
