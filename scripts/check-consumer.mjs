@@ -92,7 +92,8 @@ try {
     // A consumer installs what the examples import too (the dev UI's example needs the server).
     const closureSet = adkClosure(name);
     for (const code of examples(readme))
-      for (const m of code.matchAll(/from '(@adk\/[a-z0-9-]+)/g)) if (all.has(m[1])) adkClosure(m[1], closureSet);
+      for (const m of code.matchAll(/from '(@adk\/[a-z0-9-]+)/g))
+        if (all.has(m[1])) adkClosure(m[1], closureSet);
     const closure = [...closureSet];
     const consumer = join(work, target.dir);
     mkdirSync(join(consumer, 'src'), { recursive: true });
