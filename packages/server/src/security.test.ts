@@ -15,6 +15,13 @@ beforeAll(async () => {
     allowedOrigins: ['http://ui.example.com:3000'],
     allowedHosts: ['adk.internal', '.example.com'],
     bodyLimit: 2048,
+    ui: {
+      basePath: '/dev-ui',
+      fetch: async (request) =>
+        new URL(request.url).pathname === '/dev-ui/'
+          ? new Response('<html>ui</html>', { headers: { 'Content-Type': 'text/html' } })
+          : undefined,
+    },
   });
 });
 afterAll(async () => {
@@ -98,6 +105,24 @@ describe('bearer token', () => {
       const right = await rawRequest(`${t.url}${path}`, { headers: auth });
       expect(right.status, path).toBe(200);
     }
+  });
+});
+
+describe('UI files and the token', () => {
+  it('serves the UI page without the token, and nothing else under it but GET/HEAD', async () => {
+    expect((await rawRequest(`${t.url}/`)).status).toBe(302);
+    expect((await rawRequest(`${t.url}/dev-ui`)).status).toBe(302);
+    const page = await rawRequest(`${t.url}/dev-ui/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe('<html>ui</html>');
+    expect((await rawRequest(`${t.url}/dev-ui/`, { method: 'HEAD' })).status).toBe(200);
+    expect((await rawRequest(`${t.url}/dev-ui/missing.js`)).status).toBe(404);
+    expect((await rawRequest(`${t.url}/dev-ui/`, { method: 'POST' })).status).toBe(401);
+    // The API the page calls still needs the token, also when reached through dot segments.
+    expect((await rawRequest(`${t.url}/list-apps`)).status).toBe(401);
+    for (const path of ['/dev-ui/../list-apps', '/dev-ui/%2e%2e/list-apps', '/dev-ui/%2E%2E/version'])
+      expect((await rawRequest(t.url, { path })).status, path).toBe(401);
+    expect((await rawRequest(`${t.url}/dev-uix/list-apps`)).status).toBe(401);
   });
 });
 

@@ -51,7 +51,10 @@ export interface AdkServerOptions {
    * Each process also keeps one of them for session run locks and opens one more for A2A task events.
    */
   databasePoolSize?: number;
-  /** When set, every route requires `Authorization: Bearer <token>`. */
+  /**
+   * When set, every route requires `Authorization: Bearer <token>`, but the probes and the UI's
+   * static files (`GET`/`HEAD` under `ui.basePath`, and `GET /`).
+   */
   token?: string;
   /** Cross-origin callers allowed (CORS and the Origin check); `*` for any. Default none. */
   allowedOrigins?: string[];
@@ -222,8 +225,15 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   }
   const token = options.token;
   if (token) {
+    // The UI's own files (GET/HEAD under its base path, and the redirect at `/`) hold no data and
+    // load before the page can ask for the token; every API route still needs it.
+    const uiBase = options.ui ? `/${options.ui.basePath.replace(/^\/+|\/+$/g, '')}` : undefined;
+    const isUiFile = (c: { req: { method: string; path: string } }) =>
+      uiBase !== undefined &&
+      (c.req.method === 'GET' || c.req.method === 'HEAD') &&
+      (c.req.path === '/' || c.req.path === uiBase || c.req.path.startsWith(`${uiBase}/`));
     app.use(async (c, next) => {
-      if (!isProbe(c)) checkToken(c.req.raw, token);
+      if (!isProbe(c) && !isUiFile(c)) checkToken(c.req.raw, token);
       await next();
     });
   }
