@@ -10,12 +10,19 @@ import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responsesOf, runnerFor } from './__fixtures__/servers.js';
 import { McpToolset } from './index.js';
 
 const PAGE = 2;
+const CHIRP = Buffer.from('RIFF....chirp').toString('base64');
 const tools: Tool[] = ['alpha', 'beta', 'gamma', 'delta', 'unlock', 'slow', 'beep'].map((name) => ({
   name,
   description: `The ${name} tool`,
@@ -29,8 +36,14 @@ let token = 'first-token';
 function makeServer(): Server {
   const server = new Server(
     { name: 'edges', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, resources: {} } },
   );
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [{ uri: 'edges://chirp.wav', name: 'chirp', mimeType: 'audio/wav' }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+    contents: [{ uri: request.params.uri, mimeType: 'audio/wav', blob: CHIRP }],
+  }));
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     seen.listCalls++;
     const start = Number(request.params?.cursor ?? 0);
@@ -181,6 +194,88 @@ describe('McpToolset protocol edges', () => {
     expect(model.requests[1]?.contents.at(-1)?.parts.at(-1)).toEqual({
       inlineData: { mimeType: 'audio/wav', data: Buffer.from('RIFF....WAVE').toString('base64') },
     });
+    await set.close();
+  });
+
+  it('gives a binary resource to the model as inline data when the filter keeps no server tool', async () => {
+    const set = new McpToolset({
+      name: 'edges',
+      connection: { type: 'http', url },
+      toolFilter: [],
+      resources: true,
+    });
+    const model = new ScriptedModel({
+      script: [functionCallResponse('read_resource', { uri: 'edges://chirp.wav' }), 'heard the chirp'],
+    });
+    const { run } = runnerFor(new LlmAgent({ name: 'a', model, tools: [set] }));
+    await run('play the chirp');
+    expect(model.requests[0]?.tools?.map((t) => t.name)).toEqual(['list_resources', 'read_resource']);
+    const turn = model.requests[1]?.contents.at(-1);
+    expect(turn?.parts[0]?.functionResponse?.response).toEqual({
+      content: [
+        {
+          type: 'resource',
+          uri: 'edges://chirp.wav',
+          mimeType: 'audio/wav',
+          blob: 'attached after this response as inline data',
+        },
+      ],
+    });
+    expect(turn?.parts.at(-1)).toEqual({ inlineData: { mimeType: 'audio/wav', data: CHIRP } });
+    await set.close();
+  });
+
+  it('gives media to the model in concurrent runs whose tool filters keep different tools', async () => {
+    // The first run keeps only beep; the second keeps alpha and beep. The second run lists its
+    // tools while the first is between listing its tools and building its model request.
+    const set = new McpToolset({
+      name: 'edges',
+      connection: { type: 'http', url },
+      toolFilter: (tool, context) =>
+        context.agentName === 'first' ? tool.mcpName === 'beep' : ['alpha', 'beep'].includes(tool.mcpName),
+    });
+    let reached = () => {};
+    const firstWaits = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let instructions = 0;
+    const firstModel = new ScriptedModel({ script: [functionCallResponse('beep'), 'first heard it'] });
+    const first = runnerFor(
+      new LlmAgent({
+        name: 'first',
+        model: firstModel,
+        tools: [set],
+        instruction: async () => {
+          if (++instructions === 2) {
+            reached();
+            await gate;
+          }
+          return 'Listen.';
+        },
+      }),
+    );
+    const secondModel = new ScriptedModel({ script: [functionCallResponse('beep'), 'second heard it'] });
+    const second = runnerFor(new LlmAgent({ name: 'second', model: secondModel, tools: [set] }));
+
+    const firstRun = first.run('beep');
+    await firstWaits;
+    await second.run('beep');
+    release();
+    await firstRun;
+
+    const audio = {
+      inlineData: { mimeType: 'audio/wav', data: Buffer.from('RIFF....WAVE').toString('base64') },
+    };
+    expect(firstModel.requests[0]?.tools?.map((t) => t.name)).toEqual(['beep']);
+    expect(secondModel.requests[0]?.tools?.map((t) => t.name)).toEqual(['alpha', 'beep']);
+    expect(secondModel.requests[1]?.contents.at(-1)?.parts.at(-1)).toEqual(audio);
+    expect(firstModel.requests[1]?.contents.at(-1)?.parts.at(-1)).toEqual(audio);
+    // Attached once, not once per tool of the toolset.
+    expect(secondModel.requests[1]?.contents.at(-1)?.parts.filter((p) => p.inlineData)).toHaveLength(1);
     await set.close();
   });
 

@@ -9,7 +9,7 @@ import {
 } from '@adk/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpSession } from './mcp-session.js';
-import { attachMedia, type McpCallResult, toFunctionResponse } from './result-mapping.js';
+import { type McpCallResult, toFunctionResponse } from './result-mapping.js';
 
 /** A progress notification of a running MCP tool call. */
 export interface McpProgress {
@@ -37,8 +37,8 @@ export interface McpToolCallOptions {
   onProgress?: ((progress: McpProgress) => void) | undefined;
   progressEvents?: boolean | undefined;
   requireConfirmation?: boolean | string[] | McpCallPredicate | undefined;
-  /** The names of every tool of the toolset, for {@link attachMedia}. */
-  toolNames: ReadonlySet<string>;
+  /** Moves the toolset's media into inline data parts of a model request (once per request). */
+  attachMedia: (request: LlmRequest) => void;
 }
 
 /** One tool of an MCP server, as an ADK tool. Created by McpToolset. */
@@ -123,10 +123,7 @@ export class McpTool extends BaseTool {
   }
 
   override processLlmRequest(_context: ReadonlyContext, request: LlmRequest): void {
-    // One tool per toolset does this for all of them (see McpToolset).
-    if (this.attachesMedia) attachMedia(request, this.options.toolNames);
+    // Every tool of the toolset asks; the toolset's attacher acts once per request.
+    this.options.attachMedia(request);
   }
-
-  /** @internal set by McpToolset on one tool of its list */
-  attachesMedia = false;
 }

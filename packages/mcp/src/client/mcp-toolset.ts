@@ -1,9 +1,10 @@
-import { type BaseTool, BaseToolset, type ReadonlyContext } from '@adk/core';
+import { type BaseTool, BaseToolset, type LlmRequest, type ReadonlyContext } from '@adk/core';
 import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { defaultServerName, type McpConnection } from './connection.js';
 import { McpSession } from './mcp-session.js';
 import { type McpCallPredicate, type McpProgress, McpTool } from './mcp-tool.js';
 import { ListResourcesTool, ReadResourceTool } from './resource-tools.js';
+import { mediaAttacher } from './result-mapping.js';
 
 export interface McpToolsetOptions {
   /** How to reach the server: a spawned process (stdio), Streamable HTTP, or legacy SSE. */
@@ -44,6 +45,8 @@ export class McpToolset extends BaseToolset {
   private listing: Promise<Tool[]> | undefined;
   private readonly tools = new Map<string, { tool: McpTool; definition: Tool }>();
   private readonly toolNames = new Set<string>();
+  /** Shared by all the toolset's tools; acts once per model request, whichever tools it lists. */
+  private readonly attachMedia: (request: LlmRequest) => void = mediaAttacher(this.toolNames);
   private resourceTools: BaseTool[] | undefined;
 
   constructor(options: McpToolsetOptions) {
@@ -74,9 +77,6 @@ export class McpToolset extends BaseToolset {
       if (Array.isArray(filter) ? !filter.includes(tool.mcpName) : filter && !filter(tool, context)) continue;
       out.push(tool);
     }
-    for (const t of out) if (t instanceof McpTool) t.attachesMedia = false;
-    const first = out[0];
-    if (first instanceof McpTool) first.attachesMedia = true;
     if (this.options.resources) {
       this.resourceTools ??= this.makeResourceTools();
       out.push(...this.resourceTools);
@@ -129,7 +129,7 @@ export class McpToolset extends BaseToolset {
       onProgress,
       progressEvents,
       requireConfirmation,
-      toolNames: this.toolNames,
+      attachMedia: this.attachMedia,
     });
     this.tools.set(definition.name, { tool, definition });
     return tool;
@@ -138,9 +138,20 @@ export class McpToolset extends BaseToolset {
   private makeResourceTools(): BaseTool[] {
     const timeout = this.options.timeoutMs ?? 60_000;
     const prefix = this.options.toolNamePrefix;
-    const read = new ReadResourceTool(adkToolName('read_resource', prefix), this.session, timeout);
+    const read = new ReadResourceTool(
+      adkToolName('read_resource', prefix),
+      this.session,
+      timeout,
+      this.attachMedia,
+    );
     this.toolNames.add(read.name);
-    return [new ListResourcesTool(adkToolName('list_resources', prefix), this.session, timeout), read];
+    const list = new ListResourcesTool(
+      adkToolName('list_resources', prefix),
+      this.session,
+      timeout,
+      this.attachMedia,
+    );
+    return [list, read];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ToolContext } from '@adk/core';
+import type { LlmRequest, ReadonlyContext, ToolContext } from '@adk/core';
 import { BaseTool, type FunctionDeclaration } from '@adk/core';
 import type { McpSession } from './mcp-session.js';
 
@@ -8,6 +8,7 @@ export class ListResourcesTool extends BaseTool {
     name: string,
     private readonly session: McpSession,
     private readonly timeoutMs: number,
+    private readonly attachMedia: (request: LlmRequest) => void,
   ) {
     super({
       name,
@@ -17,6 +18,11 @@ export class ListResourcesTool extends BaseTool {
 
   declaration(): FunctionDeclaration {
     return { name: this.name, description: this.description, parameters: { type: 'object', properties: {} } };
+  }
+
+  override processLlmRequest(_context: ReadonlyContext, request: LlmRequest): void {
+    // Any tool of the toolset in the request can attach its media (once per request).
+    this.attachMedia(request);
   }
 
   async run(_args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
@@ -54,6 +60,7 @@ export class ReadResourceTool extends BaseTool {
     name: string,
     private readonly session: McpSession,
     private readonly timeoutMs: number,
+    private readonly attachMedia: (request: LlmRequest) => void,
   ) {
     super({ name, description: `Reads a resource of the MCP server "${session.name}" by its URI.` });
   }
@@ -70,6 +77,11 @@ export class ReadResourceTool extends BaseTool {
         required: ['uri'],
       },
     };
+  }
+
+  override processLlmRequest(_context: ReadonlyContext, request: LlmRequest): void {
+    // Binary contents read here reach the model as inline data even when no server tool is listed.
+    this.attachMedia(request);
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {

@@ -89,13 +89,27 @@ function mediaOf(item: unknown): { mimeType: string; data: string; key: 'data' |
 }
 
 /**
+ * The media attachment of one toolset, given to each of its tools: every tool of the toolset in a
+ * model request may call it (whichever filter chose them), and the first call for a request does
+ * {@link attachMedia} for all the toolset's tool names; later calls for the same request do nothing.
+ */
+export function mediaAttacher(toolNames: ReadonlySet<string>): (request: LlmRequest) => void {
+  const done = new WeakSet<LlmRequest>();
+  return (request) => {
+    if (done.has(request)) return;
+    done.add(request);
+    attachMedia(request, toolNames);
+  };
+}
+
+/**
  * Core's function responses are JSON objects; a model sees images and audio only as inline data
  * parts. For every function response of the named tools in the request, the media bytes are moved
  * out of the JSON (replaced by a note) into inline data parts that follow the function responses in
  * the same user turn. The session's events are not changed: new content objects replace them in
  * the request only.
  */
-export function attachMedia(request: LlmRequest, toolNames: ReadonlySet<string>): void {
+function attachMedia(request: LlmRequest, toolNames: ReadonlySet<string>): void {
   for (let i = 0; i < request.contents.length; i++) {
     const content = request.contents[i] as Content;
     if (content.role !== 'user') continue;
