@@ -62,8 +62,8 @@ async function answeredCall(
   };
   const first = await run(userContent('sync please'));
   const call = first.at(-1)?.content?.parts[0]?.functionCall;
-  expect(call?.name).toBe(REQUEST_CREDENTIAL);
-  const { credentialKey, ...requested } = call?.args.authConfig as AuthConfig;
+  if (call?.name !== REQUEST_CREDENTIAL) throw new Error('the run did not request a credential');
+  const { credentialKey, ...requested } = call.args.authConfig as AuthConfig;
   expect(credentialKey).toBe('calendar');
   const answer: AuthConfig = {
     ...requested,
@@ -75,7 +75,7 @@ async function answeredCall(
     parts: [
       {
         functionResponse: {
-          id: call?.id ?? '',
+          id: call.id ?? '',
           name: REQUEST_CREDENTIAL,
           response: answer as unknown as Record<string, unknown>,
         },
