@@ -264,12 +264,12 @@ export class SqlArtifactService implements ArtifactService {
       const size = Buffer.byteLength(part.text, 'utf8');
       this.checkSize(size, params.filename);
       const { text: _text, ...rest } = part;
+      // The text travels as its UTF-8 bytes, never as a Postgres text value: those cannot hold NUL
+      // characters, which a JavaScript string (and the file and in-memory stores) can.
+      const bytes = Buffer.from(part.text, 'utf8');
       return {
         kind: 'text',
-        data:
-          this.family === 'postgres'
-            ? sql`convert_to(${part.text}, 'UTF8')`
-            : sql`${Buffer.from(part.text, 'utf8')}`,
+        data: pg ? sql`decode(${bytes.toString('base64')}, 'base64')` : sql`${bytes}`,
         rest,
         size,
       };
@@ -279,12 +279,12 @@ export class SqlArtifactService implements ArtifactService {
     return { kind: 'part', data: sql`null`, rest: part, size };
   }
 
-  /** The stored content as the part needs it: base64 or text from Postgres, bytes from SQLite. */
+  /** The stored content: base64 from Postgres, bytes from SQLite. */
   private payload(): RawBuilder<unknown> {
     if (this.family !== 'postgres') return sql`data`;
     // encode() breaks base64 into 76-character lines; they are joined in JS (much faster than
-    // translate() in the database).
-    return sql`case kind when 'inline' then encode(data, 'base64') when 'text' then convert_from(data, 'UTF8') end`;
+    // translate() in the database). Text comes as base64 too: convert_from() fails on a NUL byte.
+    return sql`case when kind in ('inline', 'text') then encode(data, 'base64') end`;
   }
 
   private checkSize(size: number, filename: string): void {
@@ -303,8 +303,10 @@ function decodeRow(row: ContentRow, filename: string): Part {
   if (row.kind === 'part') return part;
   const payload = row.payload ?? '';
   let content: string;
-  if (typeof payload === 'string') content = row.kind === 'inline' ? payload.replaceAll('\n', '') : payload;
-  else {
+  if (typeof payload === 'string') {
+    const base64 = payload.replaceAll('\n', '');
+    content = row.kind === 'text' ? Buffer.from(base64, 'base64').toString('utf8') : base64;
+  } else {
     // A view over the driver's buffer: the bytes are encoded once, never copied first.
     const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
     content = view.toString(row.kind === 'text' ? 'utf8' : 'base64');

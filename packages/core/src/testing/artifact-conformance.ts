@@ -100,6 +100,23 @@ export function artifactServiceConformance(
       },
     },
     {
+      name: 'text with NUL and other control characters round-trips (a valid JavaScript string is a valid text)',
+      run: async () => {
+        const s = await factory();
+        const artifact = text('a\u0000b\u0001\u0000\r\n\u001f end \u0000');
+        assert.equal(await s.saveArtifact({ ...scope(), filename: 'zero-bytes.txt', artifact }), 0);
+        assert.equal(
+          await s.saveArtifact({ ...scope(), filename: 'zero-bytes.txt', artifact: text('\u0000') }),
+          1,
+        );
+        assert.deepEqual(
+          await s.loadArtifact({ ...scope(), filename: 'zero-bytes.txt', version: 0 }),
+          artifact,
+        );
+        assert.deepEqual(await s.loadArtifact({ ...scope(), filename: 'zero-bytes.txt' }), text('\u0000'));
+      },
+    },
+    {
       name: 'MIME type and custom metadata are kept per version (stores that expose version metadata)',
       run: async () => {
         const s = await factory();
