@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { setTokenAsker } from './api/auth.js';
 import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
 import { Composer } from './components/composer.js';
@@ -6,6 +7,7 @@ import { EventView } from './components/event-view.js';
 import { MoonIcon, SunIcon } from './components/icons.js';
 import { Markdown } from './components/markdown.js';
 import { SessionList } from './components/session-list.js';
+import { TokenPrompt } from './components/token-prompt.js';
 import { Inspector, type Tab } from './inspector/inspector.js';
 import {
   pendingConfirmations,
@@ -57,6 +59,15 @@ export function App() {
   // The session on screen, read by a run's stream to drop events once the user has moved on.
   const shown = useRef<string | undefined>(sessionId);
   shown.current = sessionId;
+
+  // A server started with a token answers 401 until the user gives it (see api/auth.ts).
+  const [tokenPrompt, setTokenPrompt] = useState<
+    { refused: boolean; resolve: (token: string) => void } | undefined
+  >();
+  useEffect(() => {
+    setTokenAsker((refused) => new Promise((resolve) => setTokenPrompt({ refused, resolve })));
+    return () => setTokenAsker(undefined);
+  }, []);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -364,6 +375,15 @@ export function App() {
         </button>
       </header>
       {running ? <div class="progress" aria-hidden="true" /> : null}
+      {tokenPrompt ? (
+        <TokenPrompt
+          refused={tokenPrompt.refused}
+          onSubmit={(token) => {
+            setTokenPrompt(undefined);
+            tokenPrompt.resolve(token);
+          }}
+        />
+      ) : null}
       {appsError ? (
         <main class="empty-state">
           <div role="alert">

@@ -1,3 +1,4 @@
+import { apiFetch } from './auth.js';
 import { readSse } from './sse.js';
 import type { AdkEvent, Content, JsonObject, Part, Session, Span } from './types.js';
 
@@ -17,7 +18,10 @@ const enc = encodeURIComponent;
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
+    res = await apiFetch(path, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...init?.headers },
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
@@ -89,7 +93,7 @@ export const api = {
   ): AsyncGenerator<AdkEvent> {
     let res: Response;
     try {
-      res = await fetch('/run_sse', {
+      res = await apiFetch('/run_sse', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
         body: JSON.stringify({ ...body, streaming: true }),

@@ -1,5 +1,7 @@
 // adk-python's eval routes (served by @adk/eval/server), as the Eval tab uses them.
 
+import { apiFetch } from '../api/auth.js';
+
 export interface EvalContent {
   role?: string;
   parts?: { text?: string; functionCall?: { name: string; args?: Record<string, unknown> } }[];
@@ -44,7 +46,7 @@ export interface EvalSetResult {
 const enc = encodeURIComponent;
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, {
+  const res = await apiFetch(path, {
     ...init,
     headers: { 'content-type': 'application/json', ...init?.headers },
   });
