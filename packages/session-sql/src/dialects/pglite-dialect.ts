@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -137,6 +138,10 @@ class PgliteConnection implements DatabaseConnection {
     const result = await (this.tx ?? this.pglite).query<R>(compiled.sql, [...compiled.parameters], {
       rowMode: 'object',
     });
+    // PGlite answers through promise callbacks only, never giving the event loop a turn: many
+    // callers in a row would keep Node in microtasks and leave sockets and timers waiting for
+    // seconds. One macrotask per query lets them run.
+    await nextMacrotask();
     return {
       rows: result.rows ?? [],
       ...(result.affectedRows != null ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
