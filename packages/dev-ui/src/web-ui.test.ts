@@ -300,7 +300,14 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
       .getByRole('button', { name: /Inspect event/ })
       .click();
     await page.getByRole('tab', { name: 'Request/Response' }).click();
-    await expect.poll(() => panel.textContent()).toContain('sunny');
+    // The request as the model received it (the server records it on the model call's span):
+    // the system instruction and the conversation, ending with the tool's result.
+    const modelRequest = panel.locator('pre[title="Model request"]');
+    await expect.poll(() => modelRequest.textContent()).toContain('Be helpful.');
+    expect(await modelRequest.textContent()).toContain('functionResponse');
+    expect(await modelRequest.textContent()).toContain('sunny');
+    await expect.poll(() => panel.locator('pre[title="Model response"]').textContent()).toContain('21°C');
+    expect(await panel.textContent()).not.toContain('does not record the model request');
     await panel.getByText('All trace attributes').click();
     await expect.poll(() => panel.textContent()).toContain('gen_ai.request.model');
     await shot('request-response');

@@ -407,6 +407,62 @@ describe('traces and graphs', () => {
     expect(await json('GET', `${sessions}/${id}/events/missing/graph`)).toEqual({});
   });
 
+  it('records the model request and raw response on the model call of an event', async () => {
+    const id = await newSession();
+    const photo = Buffer.alloc(3000, 7).toString('base64');
+    const events = await json<{ id: string; author: string; content?: { parts: { text?: string }[] } }[]>(
+      'POST',
+      '/run',
+      {
+        appName: 'assistant',
+        userId: 'u1',
+        sessionId: id,
+        newMessage: {
+          role: 'user',
+          parts: [{ text: 'weather in Oslo' }, { inlineData: { mimeType: 'image/png', data: photo } }],
+        },
+      },
+    );
+    const callEvent = events[1] as { id: string };
+    const answerEvent = events.at(-1) as { id: string; content?: { parts: { text?: string }[] } };
+    for (const event of [callEvent, answerEvent]) {
+      const trace = await json<Record<string, unknown>>('GET', `/debug/trace/${event.id}`);
+      expect(trace['gcp.vertex.agent.event_id']).toBe(event.id);
+      const request = JSON.parse(trace['gcp.vertex.agent.llm_request'] as string) as {
+        systemInstruction?: string;
+        contents: { role: string; parts: { text?: string; inlineData?: { data: string } }[] }[];
+        tools?: { name: string }[];
+      };
+      expect(request.systemInstruction).toContain('Help the user.');
+      expect(request.contents[0]?.parts[0]?.text).toBe('weather in Oslo');
+      // Inline bytes are not kept, only their size.
+      expect(request.contents[0]?.parts[1]?.inlineData?.data).toBe('<3000 bytes not recorded>');
+      expect(trace['gcp.vertex.agent.llm_request']).not.toContain(photo.slice(0, 40));
+      expect(request.tools?.map((t) => t.name)).toContain('get_weather');
+      expect(typeof trace['gcp.vertex.agent.llm_response']).toBe('string');
+    }
+    const first = await json<Record<string, string>>('GET', `/debug/trace/${callEvent.id}`);
+    expect(JSON.parse(first['gcp.vertex.agent.llm_response'] as string)).toMatchObject({
+      content: { parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
+    });
+    const last = await json<Record<string, string>>('GET', `/debug/trace/${answerEvent.id}`);
+    const secondRequest = JSON.parse(last['gcp.vertex.agent.llm_request'] as string) as {
+      contents: { parts: { functionResponse?: { name: string } }[] }[];
+    };
+    expect(secondRequest.contents.at(-1)?.parts[0]?.functionResponse?.name).toBe('get_weather');
+    expect(JSON.parse(last['gcp.vertex.agent.llm_response'] as string)).toMatchObject({
+      content: { parts: [{ text: answerEvent.content?.parts[0]?.text }] },
+    });
+    // The session's spans carry them too (the Trace pane).
+    const spans = await json<{ name: string; attributes: Record<string, unknown> }[]>(
+      'GET',
+      `/debug/trace/session/${id}`,
+    );
+    expect(
+      spans.filter((s) => s.name === 'call_llm').every((s) => 'gcp.vertex.agent.llm_request' in s.attributes),
+    ).toBe(true);
+  });
+
   it('builds the agent graph as JSON and DOT', async () => {
     const info = await json<{
       name: string;

@@ -24,6 +24,7 @@ import { runRoutes } from '../routes/run.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
+import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
@@ -76,6 +77,11 @@ export interface AdkServerOptions {
   logRequests?: boolean;
   /** Record core's spans for the `/debug/trace` routes (registers a tracer provider). Default true. */
   tracing?: boolean;
+  /**
+   * Record each model call's request and raw response on its `call_llm` span (for the UI's
+   * Request/Response pane; 64 KB each at most, inline file bytes left out). Default true.
+   */
+  tracePayloads?: boolean;
 }
 
 export interface AdkServer {
@@ -152,6 +158,10 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     await stores.close().catch(() => undefined);
     throw error;
   }
+
+  // First among the plugins, so it records the model's own response (see model-payloads.ts).
+  if (tracing?.collecting && options.tracePayloads !== false)
+    plugins.unshift(modelPayloadPlugin(tracing.store));
 
   const apps = new AppRegistry(
     options.apps,

@@ -19,7 +19,14 @@ export interface InMemorySpanStoreOptions {
   maxTraces?: number;
   /** Event → span links kept. Default 20000. */
   maxEvents?: number;
+  /**
+   * Model calls whose request/response payloads are kept (each up to 64 KB of JSON twice); older
+   * calls keep their other attributes. Default 200.
+   */
+  maxPayloads?: number;
 }
+
+const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
 
 const SESSION_ATTRIBUTES = ['gen_ai.conversation.id', 'gcp.vertex.agent.session_id'];
 
@@ -38,12 +45,16 @@ export class InMemorySpanStore implements SpanProcessor {
   /** Latest finished model / tool span per session, waiting for the event it produced. */
   private readonly latest = new Map<string, { llm?: SpanRecord; tool?: SpanRecord }>();
   private readonly events = new Map<string, SpanRecord>();
+  /** Records carrying payload attributes, oldest first (bounded by maxPayloads). */
+  private readonly payloads: { record: SpanRecord; keys: string[] }[] = [];
   private readonly maxTraces: number;
   private readonly maxEvents: number;
+  private readonly maxPayloads: number;
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
     this.maxEvents = options.maxEvents ?? 20000;
+    this.maxPayloads = options.maxPayloads ?? 200;
   }
 
   onStart(_span: Span, _parentContext: Context): void {}
@@ -114,6 +125,21 @@ export class InMemorySpanStore implements SpanProcessor {
   }
 
   /**
+   * Adds attributes (the model request and response) to the session's latest finished model-call
+   * span. Called from an `afterModel` hook: the call's span has just ended, so it is the latest.
+   */
+  annotateLatestModelCall(sessionId: string, attributes: Record<string, string>): void {
+    const record = this.latest.get(sessionId)?.llm;
+    if (!record) return;
+    Object.assign(record.attributes, attributes);
+    this.payloads.push({ record, keys: Object.keys(attributes) });
+    while (this.payloads.length > this.maxPayloads) {
+      const dropped = this.payloads.shift();
+      for (const key of dropped?.keys ?? []) delete dropped?.record.attributes[key];
+    }
+  }
+
+  /**
    * Links an event the runner just yielded to the span that produced it: the session's latest
    * finished tool span for a function-response event, else its latest model-call span. Spans end
    * before the runner yields their event, so the latest one is the right one.
@@ -122,6 +148,8 @@ export class InMemorySpanStore implements SpanProcessor {
     const slot = this.latest.get(sessionId);
     const record = kind === 'tool' ? slot?.tool : slot?.llm;
     if (!record) return;
+    // The event the span produced, as ADK records it (the first one, for a span with several).
+    if (record.attributes[EVENT_ID_ATTRIBUTE] === undefined) record.attributes[EVENT_ID_ATTRIBUTE] = eventId;
     this.events.set(eventId, record);
     if (this.events.size > this.maxEvents) this.events.delete(this.events.keys().next().value as string);
   }

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { payloadJson } from './model-payloads.js';
+
+describe('payloadJson', () => {
+  it('cuts long payloads with a marker and leaves inline bytes out', () => {
+    const long = payloadJson({ text: 'x'.repeat(500) }, 100);
+    expect(long.length).toBeLessThan(200);
+    expect(long).toMatch(/^\{"text":"x+…\[truncated: 511 characters in all\]$/);
+    const bytes = payloadJson({
+      parts: [{ inlineData: { mimeType: 'image/png', data: new Uint8Array(10) } }],
+    });
+    expect(JSON.parse(bytes)).toEqual({
+      parts: [{ inlineData: { mimeType: 'image/png', data: '<10 bytes not recorded>' } }],
+    });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(JSON.parse(payloadJson(cyclic))).toHaveProperty('unrecorded');
+  });
+});
