@@ -1,20 +1,19 @@
 /// <reference lib="dom" />
 // The web UI against a real @adk/server started with a token: the page loads without it, asks for
 // it on the API's 401, and sends it as a bearer header from then on (Debian's Chromium).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InMemorySessionService } from '@adk/core';
 import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/server';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent } from './__fixtures__/agents.js';
+import { hasChromium, launchChromium } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { devUi } from './index.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 
 const TOKEN = 'tab-only-token';
 const outDir = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'token');
@@ -24,6 +23,23 @@ let uiRoot: string;
 let listening: ListeningAdkServer | undefined;
 let browser: Browser;
 let page: Page;
+
+/** Serious or critical axe-core violations on the page as it is. */
+async function audit(): Promise<string[]> {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string }[] }> };
+      }
+    ).axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}`);
+}
 
 describe.skipIf(!hasChromium)('web UI with a server token', { timeout: 60_000 }, () => {
   beforeAll(async () => {
@@ -39,10 +55,7 @@ describe.skipIf(!hasChromium)('web UI with a server token', { timeout: 60_000 },
       logger: quiet,
     });
     listening = await listenAdkServer(server, { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (error) => console.error('page error:', error.message));
@@ -70,6 +83,8 @@ describe.skipIf(!hasChromium)('web UI with a server token', { timeout: 60_000 },
     await field.fill('not-it');
     await dialog.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('refused');
+    expect(await audit()).toEqual([]);
+    await page.screenshot({ path: join(outDir, 'token-refused.png') });
 
     await field.fill(TOKEN);
     await field.press('Enter');
