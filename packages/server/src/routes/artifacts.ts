@@ -110,31 +110,23 @@ export function artifactRoutes(app: Hono, ctx: RouteContext): void {
     return c.json(await service().listVersions({ ...key, filename: artifactName(c) }));
   });
 
-  app.get(`${base}/:name/versions/:version`, async (c) => {
+  /** The artifact's latest version, or the one the path or the query names. */
+  const loadPart = async (c: Context, version: number | undefined) => {
     const key = await sessionKey(ctx, c);
-    const filename = artifactName(c);
-    const version = parseVersion(c.req.param('version'), 'version ID');
     const part = await service().loadArtifact({
       ...key,
-      filename,
+      filename: artifactName(c),
       ...(version !== undefined ? { version } : {}),
     });
     if (!part) throw new NotFoundError('Artifact not found');
     return c.json(part);
-  });
+  };
 
-  app.get(`${base}/:name`, async (c) => {
-    const key = await sessionKey(ctx, c);
-    const filename = artifactName(c);
-    const version = parseVersion(c.req.query('version'), 'version');
-    const part = await service().loadArtifact({
-      ...key,
-      filename,
-      ...(version !== undefined ? { version } : {}),
-    });
-    if (!part) throw new NotFoundError('Artifact not found');
-    return c.json(part);
-  });
+  app.get(`${base}/:name/versions/:version`, (c) =>
+    loadPart(c, parseVersion(c.req.param('version'), 'version ID')),
+  );
+
+  app.get(`${base}/:name`, (c) => loadPart(c, parseVersion(c.req.query('version'), 'version')));
 
   // Every version, or one with `?version=`.
   app.delete(`${base}/:name`, async (c) => {
