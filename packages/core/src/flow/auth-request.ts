@@ -5,7 +5,7 @@ import type { Content, FunctionCall, Part } from '../events/content.js';
 import { createEvent, type Event, eventFunctionCalls } from '../events/event.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
-import { REQUEST_CREDENTIAL } from './confirmation.js';
+import { invocationUserEventIndex, REQUEST_CREDENTIAL } from './confirmation.js';
 
 /**
  * After a response event whose calls requested credentials: one event with an
@@ -83,15 +83,7 @@ export interface AuthenticatedCall {
  */
 export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[] {
   const events = ctx.session.events;
-  let lastIndex = events.length - 1;
-  while (
-    lastIndex >= 0 &&
-    !(
-      (events[lastIndex] as Event).author === 'user' &&
-      (events[lastIndex] as Event).invocationId === ctx.invocationId
-    )
-  )
-    lastIndex--;
+  const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
   const answers = new Map<string, AuthConfig>();

@@ -57,6 +57,21 @@ export function confirmationRequestEvent(
   });
 }
 
+/**
+ * Index of this invocation's user message in the session (callbacks may have committed events
+ * after it), or -1. Answers to paused calls (confirmations, credentials) arrive in it.
+ */
+export function invocationUserEventIndex(ctx: InvocationContext): number {
+  const events = ctx.session.events;
+  let index = events.length - 1;
+  while (index >= 0) {
+    const event = events[index] as Event;
+    if (event.author === 'user' && event.invocationId === ctx.invocationId) break;
+    index--;
+  }
+  return index;
+}
+
 export interface ConfirmedCall {
   call: FunctionCall;
   confirmation: ToolConfirmation;
@@ -68,16 +83,7 @@ export interface ConfirmedCall {
  */
 export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const events = ctx.session.events;
-  // The user's message of this invocation (callbacks may have committed events after it).
-  let lastIndex = events.length - 1;
-  while (
-    lastIndex >= 0 &&
-    !(
-      (events[lastIndex] as Event).author === 'user' &&
-      (events[lastIndex] as Event).invocationId === ctx.invocationId
-    )
-  )
-    lastIndex--;
+  const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
   const answers = new Map<string, ToolConfirmation>();
