@@ -54,9 +54,10 @@ async function main(): Promise<void> {
   const ids = Array.from({ length: args.sessions }, (_, i) => `${args.prefix}-${process.pid}-${i}`);
   for (const sessionId of ids) {
     const { status, text } = await post(
-      new URL('/apps/bench/users/bench-user/sessions', base),
+      // The id in the path: the form every ADK api_server takes (devtools ignores a body id).
+      new URL(`/apps/bench/users/bench-user/sessions/${sessionId}`, base),
       agent,
-      JSON.stringify({ sessionId }),
+      JSON.stringify({}),
     );
     if (status !== 200) throw new Error(`create session: HTTP ${status} ${text.slice(0, 200)}`);
   }
