@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError } from '@adk/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import { nodeSqliteDialect } from './dialects/node-sqlite-dialect.js';
+import { preparingClient } from './dialects/pg-prepared.js';
 import { PgliteDialect, type PgliteLike } from './dialects/pglite-dialect.js';
 import { markSharedServer } from './run-locks.js';
 import type { AnyKysely } from './sql-session-service.js';
@@ -41,7 +42,30 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
 export interface KyselyFromUrlOptions {
   /** Postgres pool size (default: pg's default, 10). */
   maxConnections?: number;
+  /**
+   * Postgres: run repeated statements as named prepared statements (default true), so the server
+   * parses and plans each once per connection. Turn it off behind a transaction-mode pooler that
+   * does not support them (PgBouncer before 1.21, or with `max_prepared_statements = 0`).
+   */
+  preparedStatements?: boolean;
 }
+
+/** The connection options of a `fromUrl` call, apart from the service's own. */
+export function splitConnectionOptions<T extends KyselyFromUrlOptions>(
+  options: T,
+): { connection: KyselyFromUrlOptions; rest: Omit<T, keyof KyselyFromUrlOptions> } {
+  const { maxConnections, preparedStatements, ...rest } = options;
+  return {
+    connection: {
+      ...(maxConnections === undefined ? {} : { maxConnections }),
+      ...(preparedStatements === undefined ? {} : { preparedStatements }),
+    },
+    rest,
+  };
+}
+
+/** Named statements per Postgres pool at most (see `preparingClient`). */
+const MAX_PREPARED_STATEMENTS = 200;
 
 /**
  * Builds a Kysely instance from a URL. Drivers are imported here, on demand, so only the one used
@@ -54,9 +78,13 @@ export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions =
     case 'postgres': {
       const pg = await importDriver<typeof import('pg')>('pg', 'postgres://');
       const Pool = pg.default?.Pool ?? pg.Pool;
+      const Client = pg.default?.Client ?? pg.Client;
       const pool = new Pool({
         connectionString: location.url,
         ...(options.maxConnections ? { max: options.maxConnections } : {}),
+        ...(options.preparedStatements === false
+          ? {}
+          : { Client: preparingClient(Client, MAX_PREPARED_STATEMENTS) }),
       });
       // A connection the server drops (restart, failover, pg_terminate_backend) emits 'error' on its
       // client; unhandled, that would crash the process. The failure still reaches the query that

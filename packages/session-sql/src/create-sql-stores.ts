@@ -1,4 +1,4 @@
-import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
 import { detectFamily, type SqlFamily } from './dialects/flavor.js';
 import { migrateToLatest } from './schema/migrations.js';
 import { tablesFor } from './schema/tables.js';
@@ -43,10 +43,7 @@ export async function createSqlStores(
   options: SqlStoresOptions = {},
 ): Promise<SqlStores> {
   const tablePrefix = tablesFor(options.tablePrefix).prefix;
-  const db = await kyselyFromUrl(
-    url,
-    options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections },
-  );
+  const db = await kyselyFromUrl(url, splitConnectionOptions(options).connection);
   let family: SqlFamily;
   try {
     family = detectFamily(db);

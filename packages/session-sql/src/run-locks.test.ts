@@ -112,4 +112,25 @@ describe.skipIf(target.skipReason !== undefined)(suiteTitle(target, 'run locks a
     expect(taken).toBeDefined();
     await taken?.release();
   });
+
+  it('many locks taken and released at once (batched statements) stay exact per session', async () => {
+    const appName = `locks-${run}`;
+    const keys = Array.from({ length: 120 }, (_, i) => ({
+      appName,
+      userId: 'u',
+      sessionId: `batch-${run}-${i}`,
+    }));
+    // Odd sessions are held by b first: a must get exactly the even ones.
+    const bHeld = await Promise.all(
+      keys.filter((_, i) => i % 2 === 1).map((key) => b.acquireRunLock?.(key, { wait: false })),
+    );
+    expect(bHeld.every((lock) => lock !== undefined)).toBe(true);
+    const aTry = await Promise.all(keys.map((key) => a.acquireRunLock?.(key, { wait: false })));
+    expect(aTry.map((lock) => lock !== undefined)).toEqual(keys.map((_, i) => i % 2 === 0));
+    // Releases and new attempts interleave in the same batches.
+    await Promise.all([...bHeld.map((lock) => lock?.release()), ...aTry.map((lock) => lock?.release())]);
+    const bAll = await Promise.all(keys.map((key) => b.acquireRunLock?.(key, { wait: false })));
+    expect(bAll.every((lock) => lock !== undefined)).toBe(true);
+    await Promise.all(bAll.map((lock) => lock?.release()));
+  });
 });

@@ -21,6 +21,35 @@ export function lockName(namespace: string, key: SessionKey): string {
 
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 50;
+/** Lock operations sent in one statement at most. */
+const MAX_BATCH = 256;
+
+interface LockOp {
+  kind: 'lock' | 'unlock';
+  name: string;
+  resolve: (ok: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * One statement for a batch of operations, a row per operation in the batch's order (a function
+ * scan over `unnest` yields its rows in array order, and the calls run as rows are produced).
+ * `pg_advisory_unlock` answers false, with a warning, for a lock this connection does not hold.
+ */
+function lockStatement(batch: LockOp[]): RawBuilder<{ ok: boolean }> {
+  const [only] = batch;
+  if (batch.length === 1 && only)
+    return only.kind === 'lock'
+      ? sql`select pg_try_advisory_lock(hashtextextended(${only.name}, 0)) as ok`
+      : sql`select pg_advisory_unlock(hashtextextended(${only.name}, 0)) as ok`;
+  const kinds = batch.map((op) => op.kind);
+  const names = batch.map((op) => op.name);
+  return sql`select case when t.kind = 'lock'
+        then pg_try_advisory_lock(hashtextextended(t.name, 0))
+        else pg_advisory_unlock(hashtextextended(t.name, 0)) end as ok
+      from unnest(${kinds}::text[], ${names}::text[]) with ordinality as t(kind, name, n)
+      order by t.n`;
+}
 
 /**
  * Session run locks held across processes with Postgres session-level advisory locks.
@@ -29,7 +58,8 @@ const MAX_POLL_MS = 50;
  * the service: Postgres releases every advisory lock of a connection when it closes, so a process
  * killed mid-run (kill -9) frees its sessions as soon as the server notices the dead socket. Waiting
  * is done by polling `pg_try_advisory_lock` with a short backoff, because a blocking
- * `pg_advisory_lock` would stall every other lock operation queued on the shared connection. The
+ * `pg_advisory_lock` would stall every other lock operation queued on the shared connection.
+ * Operations queued while one statement is in flight are sent together in the next. The
  * Runner's in-process queue already serializes runs of this process, so only runs of other
  * processes ever contend here.
  */
@@ -37,6 +67,8 @@ export class AdvisoryRunLocks {
   private connection: Promise<AnyKysely> | undefined;
   private releaseConnection: (() => void) | undefined;
   private readonly held = new Map<string, number>();
+  private readonly pending: LockOp[] = [];
+  private flushing = false;
 
   constructor(
     private readonly db: AnyKysely,
@@ -49,10 +81,7 @@ export class AdvisoryRunLocks {
     for (;;) {
       if (options.signal?.aborted)
         throw new CancelledError('The run was cancelled while waiting for its session');
-      const { rows } = await this.query<{ ok: boolean }>(
-        sql`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as ok`,
-      );
-      if (rows[0]?.ok) {
+      if (await this.submit('lock', name)) {
         this.held.set(name, (this.held.get(name) ?? 0) + 1);
         return { release: () => this.release(name) };
       }
@@ -69,7 +98,37 @@ export class AdvisoryRunLocks {
     if (count === 0) return;
     if (count === 1) this.held.delete(name);
     else this.held.set(name, count - 1);
-    await this.query(sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`);
+    await this.submit('unlock', name);
+  }
+
+  /**
+   * Queues one lock operation. Operations that arrive while a statement is in flight go together in
+   * the next one, in order: under load a single round trip takes and releases many sessions' locks.
+   */
+  private submit(kind: LockOp['kind'], name: string): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.pending.push({ kind, name, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        try {
+          const { rows } = await this.query(lockStatement(batch));
+          batch.forEach((op, i) => {
+            op.resolve(rows[i]?.ok === true);
+          });
+        } catch (error) {
+          for (const op of batch) op.reject(error);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /** Runs a statement on the lock connection; a broken connection is replaced once. */

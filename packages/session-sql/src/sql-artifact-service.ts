@@ -18,7 +18,7 @@ import {
   ValidationError,
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
-import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
 import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import { microsFromMs, msFromMicros } from './rows.js';
 import { ensureMigrated } from './schema/ensure-migrated.js';
@@ -96,8 +96,8 @@ export class SqlArtifactService implements ArtifactService {
     url = 'pglite://memory',
     options: Omit<SqlArtifactServiceOptions, 'db'> & KyselyFromUrlOptions = {},
   ): Promise<SqlArtifactService> {
-    const { maxConnections, ...rest } = options;
-    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    const { connection, rest } = splitConnectionOptions(options);
+    const db = await kyselyFromUrl(url, connection);
     return new SqlArtifactService({ destroyOnClose: true, ...rest, db });
   }
 

@@ -8,7 +8,7 @@ import {
   isPlainObject,
 } from '@adk/core';
 import { sql } from 'kysely';
-import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
 import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import { microsFromMs } from './rows.js';
 import { credentialTableFor } from './schema/credential-migrations.js';
@@ -103,9 +103,9 @@ export class SqlCredentialService implements CredentialService {
     url = 'pglite://memory',
     options: Omit<SqlCredentialServiceOptions, 'db'> & KyselyFromUrlOptions = {},
   ): Promise<SqlCredentialService> {
-    const { maxConnections, ...rest } = options;
+    const { connection, rest } = splitConnectionOptions(options);
     parseKey(rest.encryptionKey ?? process.env[CREDENTIAL_KEY_ENV]);
-    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    const db = await kyselyFromUrl(url, connection);
     return new SqlCredentialService({ destroyOnClose: true, ...rest, db });
   }
 

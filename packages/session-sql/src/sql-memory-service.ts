@@ -12,7 +12,7 @@ import {
   ValidationError,
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
-import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
 import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor, stringifyJson } from './dialects/flavor.js';
 import { ftsQuery, queryTerms, searchText, tsQuery } from './memory-text.js';
 import { microsFromMs, msFromMicros } from './rows.js';
@@ -100,8 +100,8 @@ export class SqlMemoryService implements MemoryService {
     url = 'pglite://memory',
     options: Omit<SqlMemoryServiceOptions, 'db'> & KyselyFromUrlOptions = {},
   ): Promise<SqlMemoryService> {
-    const { maxConnections, ...rest } = options;
-    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    const { connection, rest } = splitConnectionOptions(options);
+    const db = await kyselyFromUrl(url, connection);
     return new SqlMemoryService({ destroyOnClose: true, ...rest, db });
   }
 

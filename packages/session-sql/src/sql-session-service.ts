@@ -22,7 +22,7 @@ import {
   ValidationError,
 } from '@adk/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type KyselyFromUrlOptions, kyselyFromUrl } from './connect.js';
+import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
 import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import {
   decodePageToken,
@@ -137,8 +137,8 @@ export class SqlSessionService implements SessionService {
     url = 'pglite://memory',
     options: Omit<SqlSessionServiceOptions, 'db'> & KyselyFromUrlOptions = {},
   ): Promise<SqlSessionService> {
-    const { maxConnections, ...rest } = options;
-    const db = await kyselyFromUrl(url, maxConnections === undefined ? {} : { maxConnections });
+    const { connection, rest } = splitConnectionOptions(options);
+    const db = await kyselyFromUrl(url, connection);
     return new SqlSessionService({ destroyOnClose: true, ...rest, db });
   }
 

@@ -1,0 +1,46 @@
+import type pg from 'pg';
+
+/** Statement texts seen once, remembered so that the second run of one can be prepared. */
+const MAX_SEEN = 2000;
+
+/**
+ * A pg `Client` class for one pool that runs repeated statements as named prepared statements.
+ *
+ * Postgres parses and plans an unnamed statement on every run; for the short statements of a turn
+ * (append an event, read a session row, take a run lock) that is a large share of the server's work.
+ * A statement text seen a second time gets a name, so each connection parses it once and Postgres
+ * may keep a generic plan. Names are per pool and map one-to-one to texts; at most `maxStatements`
+ * texts are named (each costs a little memory in every server connection), the rest run unnamed.
+ * Transaction-mode poolers without prepared-statement support need this off.
+ */
+export function preparingClient(Client: typeof pg.Client, maxStatements: number): typeof pg.Client {
+  const names = new Map<string, string>();
+  const seen = new Set<string>();
+  const nameFor = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known !== undefined || names.size >= maxStatements) return known;
+    if (!seen.has(text)) {
+      if (seen.size >= MAX_SEEN) seen.clear();
+      seen.add(text);
+      return undefined;
+    }
+    seen.delete(text);
+    const name = `adk_${names.size + 1}`;
+    names.set(text, name);
+    return name;
+  };
+  class PreparingClient extends Client {
+    // pg's overloads: only (text, values) calls are rewritten; query configs, cursors and callbacks
+    // pass through untouched.
+    override query(...args: unknown[]): never {
+      const query = super.query as unknown as (...all: unknown[]) => never;
+      const [text, values] = args;
+      if (typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values))) {
+        const name = nameFor(text);
+        if (name !== undefined) return query.call(this, { name, text, values: values ?? [] });
+      }
+      return query.apply(this, args);
+    }
+  }
+  return PreparingClient;
+}
