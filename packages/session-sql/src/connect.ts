@@ -4,7 +4,8 @@ import { ConfigError } from '@adk/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import { nodeSqliteDialect } from './dialects/node-sqlite-dialect.js';
 import { preparingClient } from './dialects/pg-prepared.js';
-import { PgliteDialect, type PgliteLike } from './dialects/pglite-dialect.js';
+import { PgliteDialect, type PgliteLike, type PgliteProtocol } from './dialects/pglite-dialect.js';
+import { MAX_PREPARED_STATEMENTS } from './dialects/statement-names.js';
 import { markSharedServer } from './run-locks.js';
 import type { AnyKysely } from './sql-session-service.js';
 
@@ -43,9 +44,9 @@ export interface KyselyFromUrlOptions {
   /** Postgres pool size (default: pg's default, 10). */
   maxConnections?: number;
   /**
-   * Postgres: run repeated statements as named prepared statements (default true), so the server
-   * parses and plans each once per connection. Turn it off behind a transaction-mode pooler that
-   * does not support them (PgBouncer before 1.21, or with `max_prepared_statements = 0`).
+   * Postgres and PGlite: run repeated statements as named prepared statements (default true), so
+   * the database parses and plans each once per connection. Turn it off behind a transaction-mode
+   * pooler that does not support them (PgBouncer before 1.21, or with `max_prepared_statements = 0`).
    */
   preparedStatements?: boolean;
 }
@@ -63,9 +64,6 @@ export function splitConnectionOptions<T extends KyselyFromUrlOptions>(
     rest,
   };
 }
-
-/** Named statements per Postgres pool at most (see `preparingClient`). */
-const MAX_PREPARED_STATEMENTS = 200;
 
 /**
  * Builds a Kysely instance from a URL. Drivers are imported here, on demand, so only the one used
@@ -96,14 +94,24 @@ export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions =
       return db;
     }
     case 'pglite': {
-      const { PGlite } = await importDriver<typeof import('@electric-sql/pglite')>(
+      const { PGlite, protocol, parse } = await importDriver<typeof import('@electric-sql/pglite')>(
         '@electric-sql/pglite',
         'pglite://',
       );
       const dataDir = location.dataDir;
       if (dataDir !== undefined) await mkdir(resolve(dataDir), { recursive: true });
       const pglite: PgliteLike = dataDir === undefined ? new PGlite() : new PGlite(resolve(dataDir));
-      return new Kysely<unknown>({ dialect: new PgliteDialect({ pglite }) });
+      const prepared: PgliteProtocol = {
+        serialize: protocol.serialize,
+        parseResults: parse.parseResults as PgliteProtocol['parseResults'],
+        parseDescribeStatementResults: parse.parseDescribeStatementResults,
+      };
+      return new Kysely<unknown>({
+        dialect: new PgliteDialect({
+          pglite,
+          ...(options.preparedStatements === false ? {} : { protocol: prepared }),
+        }),
+      });
     }
     case 'sqlite': {
       const { DatabaseSync } = await importDriver<typeof import('node:sqlite')>('node:sqlite', 'sqlite://');

@@ -3,20 +3,25 @@ import { describe, expect, inject, it } from 'vitest';
 import { kyselyFromUrl, SqlSessionService } from './index.js';
 
 const postgres = inject('postgres');
+const targets = [
+  { name: 'pglite', url: 'pglite://memory', skipReason: undefined },
+  { name: 'postgres', url: postgres.url ?? '', skipReason: postgres.url ? undefined : postgres.skipReason },
+];
 
 // One connection per pool, so that pg_prepared_statements (per connection) shows what the pool did.
-describe.skipIf(!postgres.url)(
-  `postgres: prepared statements${postgres.url ? '' : ` (skipped: ${postgres.skipReason})`}`,
-  () => {
-    const prepared = async (db: Awaited<ReturnType<typeof kyselyFromUrl>>) => {
-      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
-        db,
-      );
-      return rows.map((row) => row.statement);
-    };
+describe.each(targets)('$name: prepared statements', ({ url, skipReason }) => {
+  if (skipReason) console.warn(`[session-sql] prepared statements skipped: ${skipReason}`);
+  const prepared = async (db: Awaited<ReturnType<typeof kyselyFromUrl>>) => {
+    const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+      db,
+    );
+    return rows.map((row) => row.statement);
+  };
 
-    it('a statement run twice is prepared once per connection and gives the same results', async () => {
-      const db = await kyselyFromUrl(postgres.url ?? '', { maxConnections: 1 });
+  it.skipIf(skipReason)(
+    'a statement run twice is prepared once per connection and gives the same results',
+    async () => {
+      const db = await kyselyFromUrl(url, { maxConnections: 1 });
       try {
         const answers: unknown[] = [];
         for (const n of [1, 2, 3])
@@ -26,46 +31,82 @@ describe.skipIf(!postgres.url)(
       } finally {
         await db.destroy();
       }
-    });
+    },
+  );
 
-    it('preparedStatements: false runs every statement unnamed', async () => {
-      const db = await kyselyFromUrl(postgres.url ?? '', { maxConnections: 1, preparedStatements: false });
+  it.skipIf(skipReason)('preparedStatements: false runs every statement unnamed', async () => {
+    const db = await kyselyFromUrl(url, { maxConnections: 1, preparedStatements: false });
+    try {
+      for (const n of [1, 2, 3]) await sql`select ${n}::int * 2 as n`.execute(db);
+      expect(await prepared(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it.skipIf(skipReason)(
+    'a failing prepared statement reports its error, inside and outside a transaction',
+    async () => {
+      const db = await kyselyFromUrl(url, { maxConnections: 1 });
       try {
-        for (const n of [1, 2, 3]) await sql`select ${n}::int * 2 as n`.execute(db);
-        expect(await prepared(db)).toEqual([]);
+        await sql`create temporary table prepared_t (id int primary key)`.execute(db);
+        const insert = (executor: typeof db, id: number) =>
+          sql`insert into prepared_t (id) values (${id})`.execute(executor);
+        await insert(db, 1);
+        await insert(db, 2);
+        const duplicate = await insert(db, 1).catch((error: unknown) => error);
+        expect((duplicate as { code?: string }).code).toBe('23505');
+        const rolledBack = await db
+          .transaction()
+          .execute(async (trx) => {
+            await insert(trx, 3);
+            await insert(trx, 2);
+          })
+          .catch((error: unknown) => error);
+        expect((rolledBack as { code?: string }).code).toBe('23505');
+        await db.transaction().execute((trx) => insert(trx, 4));
+        const { rows } = await sql<{ id: number }>`select id from prepared_t order by id`.execute(db);
+        expect(rows.map((row) => row.id)).toEqual([1, 2, 4]);
+        expect(await prepared(db)).toContain('insert into prepared_t (id) values ($1)');
       } finally {
         await db.destroy();
       }
-    });
+    },
+  );
 
-    it("a session service's turn statements are prepared, and its results are unchanged by it", async () => {
-      const service = await SqlSessionService.fromUrl(postgres.url ?? '', { maxConnections: 1 });
-      const plain = await SqlSessionService.fromUrl(postgres.url ?? '', {
-        maxConnections: 1,
-        preparedStatements: false,
-      });
-      try {
-        const key = { appName: `prepared-${process.pid}`, userId: 'u', sessionId: `s-${Date.now()}` };
-        let session = await service.createSession({ ...key, state: { n: 0 } });
+  it.skipIf(skipReason)(
+    'a session service gives the same sessions with and without prepared statements',
+    async () => {
+      const play = async (service: SqlSessionService, sessionId: string) => {
+        const key = { appName: `prepared-${process.pid}`, userId: 'u', sessionId };
+        let session = await service.createSession({ ...key, state: { n: 0, 'user:seen': 0 } });
         for (let i = 1; i <= 4; i++) {
-          session = await service.getSession(key).then((s) => s ?? session);
+          session = (await service.getSession(key)) ?? session;
           await service.appendEvent(session, {
             id: `e${i}`,
             invocationId: 'i',
             author: 'user',
-            timestamp: Date.now() / 1000 + i,
+            timestamp: 1_700_000_000 + i,
             content: { role: 'user', parts: [{ text: `m${i}` }] },
-            actions: { stateDelta: { n: i }, artifactDelta: {} },
+            actions: { stateDelta: { n: i, ...(i % 2 ? { 'user:seen': i } : {}) }, artifactDelta: {} },
           });
         }
-        const viaPrepared = await service.getSession(key);
-        const viaPlain = await plain.getSession(key);
-        expect(viaPrepared?.events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4']);
-        expect(viaPlain).toEqual(viaPrepared);
+        const stored = await service.getSession(key);
+        return { state: stored?.state, events: stored?.events };
+      };
+      const service = await SqlSessionService.fromUrl(url, { maxConnections: 1 });
+      const plain = await SqlSessionService.fromUrl(url, { maxConnections: 1, preparedStatements: false });
+      try {
+        const run = `${Date.now()}`;
+        const viaPrepared = await play(service, `prepared-${run}`);
+        const viaPlain = await play(plain, `plain-${run}`);
+        expect(viaPrepared.events?.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4']);
+        expect(viaPrepared.state).toEqual({ n: 4, 'user:seen': 3 });
+        expect(viaPrepared).toEqual(viaPlain);
       } finally {
         await service.close();
         await plain.close();
       }
-    });
-  },
-);
+    },
+  );
+});

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-
-/** Statement texts seen once, remembered so that the second run of one can be prepared. */
-const MAX_SEEN = 2000;
+import { StatementNames } from './statement-names.js';
 
 /**
  * A pg `Client` class for one pool that runs repeated statements as named prepared statements.
@@ -14,21 +12,7 @@ const MAX_SEEN = 2000;
  * Transaction-mode poolers without prepared-statement support need this off.
  */
 export function preparingClient(Client: typeof pg.Client, maxStatements: number): typeof pg.Client {
-  const names = new Map<string, string>();
-  const seen = new Set<string>();
-  const nameFor = (text: string): string | undefined => {
-    const known = names.get(text);
-    if (known !== undefined || names.size >= maxStatements) return known;
-    if (!seen.has(text)) {
-      if (seen.size >= MAX_SEEN) seen.clear();
-      seen.add(text);
-      return undefined;
-    }
-    seen.delete(text);
-    const name = `adk_${names.size + 1}`;
-    names.set(text, name);
-    return name;
-  };
+  const names = new StatementNames(maxStatements);
   class PreparingClient extends Client {
     // pg's overloads: only (text, values) calls are rewritten; query configs, cursors and callbacks
     // pass through untouched.
@@ -36,7 +20,7 @@ export function preparingClient(Client: typeof pg.Client, maxStatements: number)
       const query = super.query as unknown as (...all: unknown[]) => never;
       const [text, values] = args;
       if (typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values))) {
-        const name = nameFor(text);
+        const name = names.nameFor(text);
         if (name !== undefined) return query.call(this, { name, text, values: values ?? [] });
       }
       return query.apply(this, args);

@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { MAX_PREPARED_STATEMENTS, StatementNames } from './statement-names.js';
 
 /** The part of a PGlite transaction this dialect uses (structural, so PGlite stays optional). */
 export interface PgliteQueryable {
@@ -32,9 +33,47 @@ export interface PgliteLike extends PgliteQueryable {
   close(): Promise<void>;
 }
 
+/** A PGlite message from the backend (structural). */
+export type PgliteBackendMessage = { name: string };
+
+/**
+ * What running named prepared statements on PGlite takes: the protocol entry points of the PGlite
+ * instance, and the message helpers `@electric-sql/pglite` exports (`protocol.serialize`,
+ * `parse.parseResults`, `parse.parseDescribeStatementResults`).
+ */
+export interface PgliteProtocol {
+  serialize: {
+    parse(options: { name?: string; text: string; types?: number[] }): Uint8Array;
+    describe(options: { type: 'S' | 'P'; name?: string }): Uint8Array;
+    bind(options: { statement?: string; values?: (string | null)[] }): Uint8Array;
+    execute(options: Record<string, never>): Uint8Array;
+    sync(): Uint8Array;
+  };
+  parseResults(
+    messages: PgliteBackendMessage[],
+    parsers: Record<number | string, unknown>,
+    options?: { rowMode?: 'object' | 'array' },
+  ): { rows: unknown[]; affectedRows?: number }[];
+  parseDescribeStatementResults(messages: PgliteBackendMessage[]): number[];
+}
+
+/** The protocol-level part of a PGlite instance that prepared statements use. */
+interface PgliteWire {
+  execProtocolStream(message: Uint8Array, options: { syncToFs: boolean }): Promise<PgliteBackendMessage[]>;
+  runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  syncToFs(): Promise<void>;
+  serializers: Record<number | string, ((value: unknown) => string) | undefined>;
+  parsers: Record<number | string, unknown>;
+}
+
 export interface PgliteDialectConfig {
   /** A PGlite instance, or a function that makes one on first use. */
   pglite: PgliteLike | (() => PgliteLike | Promise<PgliteLike>);
+  /**
+   * With PGlite's protocol helpers, statements that repeat run as named prepared statements (parsed
+   * and planned once), as `kyselyFromUrl` sets up; without, every statement goes through `query`.
+   */
+  protocol?: PgliteProtocol;
   /** Close the PGlite instance when the Kysely instance is destroyed. Default true. */
   closeOnDestroy?: boolean;
 }
@@ -77,7 +116,7 @@ class PgliteDriver implements Driver {
     this.pglite = typeof source === 'function' ? await source() : source;
     if (this.pglite.closed) throw new Error('The PGlite instance is already closed');
     await this.pglite.waitReady;
-    this.connection = new PgliteConnection(this.pglite);
+    this.connection = new PgliteConnection(this.pglite, preparedWire(this.pglite, this.config.protocol));
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -127,17 +166,45 @@ class PgliteDriver implements Driver {
 
 const ROLLBACK = Symbol('rollback');
 
+/** The PGlite instance as a protocol peer, when it and the helpers support prepared statements. */
+function preparedWire(
+  pglite: PgliteLike,
+  protocol: PgliteProtocol | undefined,
+): { wire: PgliteWire; protocol: PgliteProtocol } | undefined {
+  const wire = pglite as Partial<PgliteWire>;
+  if (
+    !protocol ||
+    typeof wire.execProtocolStream !== 'function' ||
+    typeof wire.runExclusive !== 'function' ||
+    typeof wire.syncToFs !== 'function' ||
+    typeof wire.serializers !== 'object' ||
+    typeof wire.parsers !== 'object'
+  )
+    return undefined;
+  return { wire: wire as PgliteWire, protocol };
+}
+
 class PgliteConnection implements DatabaseConnection {
   private tx: PgliteQueryable | undefined;
   private finish: ((commit: boolean) => void) | undefined;
   private done: Promise<unknown> | undefined;
+  private readonly names = new StatementNames(MAX_PREPARED_STATEMENTS);
+  /** Named statements prepared on this instance, with their parameter types. */
+  private readonly prepared = new Map<string, number[]>();
 
-  constructor(private readonly pglite: PgliteLike) {}
+  constructor(
+    private readonly pglite: PgliteLike,
+    private readonly peer: { wire: PgliteWire; protocol: PgliteProtocol } | undefined,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await (this.tx ?? this.pglite).query<R>(compiled.sql, [...compiled.parameters], {
-      rowMode: 'object',
-    });
+    const name = this.peer ? this.names.nameFor(compiled.sql) : undefined;
+    const result =
+      name !== undefined && this.peer
+        ? await this.runPrepared<R>(this.peer, name, compiled.sql, compiled.parameters)
+        : await (this.tx ?? this.pglite).query<R>(compiled.sql, [...compiled.parameters], {
+            rowMode: 'object',
+          });
     // PGlite answers through promise callbacks only, never giving the event loop a turn: many
     // callers in a row would keep Node in microtasks and leave sockets and timers waiting for
     // seconds. One macrotask per query lets them run.
@@ -146,6 +213,58 @@ class PgliteConnection implements DatabaseConnection {
       rows: result.rows ?? [],
       ...(result.affectedRows != null ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
     };
+  }
+
+  /**
+   * Runs a named statement through PGlite's protocol entry point, the way its own `query` runs an
+   * unnamed one (parameters serialized by type, results parsed by PGlite's parsers), but parsing and
+   * describing the statement only the first time. Inside a transaction this runs under PGlite's
+   * query lock like the transaction's own queries; outside one, it syncs to the file system after,
+   * as `query` does.
+   */
+  private async runPrepared<R>(
+    peer: { wire: PgliteWire; protocol: PgliteProtocol },
+    name: string,
+    text: string,
+    parameters: readonly unknown[],
+  ): Promise<{ rows: R[]; affectedRows?: number }> {
+    const { wire, protocol } = peer;
+    const { serialize } = protocol;
+    const send = (message: Uint8Array) => wire.execProtocolStream(message, { syncToFs: false });
+    const inTransaction = this.tx !== undefined;
+    return wire.runExclusive(async () => {
+      let types = this.prepared.get(name);
+      if (!types) {
+        const described: PgliteBackendMessage[] = [];
+        try {
+          await send(serialize.parse({ name, text }));
+          described.push(...(await send(serialize.describe({ type: 'S', name }))));
+        } finally {
+          described.push(...(await send(serialize.sync())));
+        }
+        types = protocol.parseDescribeStatementResults(described);
+        this.prepared.set(name, types);
+      }
+      const values = parameters.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = wire.serializers[types[i] ?? -1];
+        return serializer ? serializer(value) : String(value);
+      });
+      const messages: PgliteBackendMessage[] = [];
+      try {
+        messages.push(...(await send(serialize.bind({ statement: name, values }))));
+        messages.push(...(await send(serialize.describe({ type: 'P' }))));
+        messages.push(...(await send(serialize.execute({}))));
+      } finally {
+        messages.push(...(await send(serialize.sync())));
+      }
+      if (!inTransaction) await wire.syncToFs();
+      const [result] = protocol.parseResults(messages, wire.parsers, { rowMode: 'object' });
+      return {
+        rows: (result?.rows ?? []) as R[],
+        ...(result?.affectedRows != null ? { affectedRows: result.affectedRows } : {}),
+      };
+    });
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not supported by PGlite
