@@ -15,6 +15,7 @@ export {
 export {
   PgliteDialect,
   type PgliteDialectConfig,
+  type PgliteProtocol,
   type PgliteLike,
   type PgliteQueryable,
 } from './dialects/pglite-dialect.js';
