@@ -463,6 +463,30 @@ describe('traces and graphs', () => {
     ).toBe(true);
   });
 
+  it('records the request and the error of a model call that failed', async () => {
+    const id = await newSession();
+    const events = await json<{ id: string; errorCode?: string; errorMessage?: string }[]>('POST', '/run', {
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: id,
+      newMessage: userText('explode now'),
+    });
+    const failed = events.at(-1);
+    expect(failed?.errorMessage).toContain('the model exploded');
+    const spans = await json<{ name: string; attributes: Record<string, string> }[]>(
+      'GET',
+      `/debug/trace/session/${id}`,
+    );
+    const call = spans.find((s) => s.name === 'call_llm');
+    const request = JSON.parse(call?.attributes['gcp.vertex.agent.llm_request'] ?? '{}') as {
+      contents?: { parts: { text?: string }[] }[];
+    };
+    expect(request.contents?.at(-1)?.parts[0]?.text).toBe('explode now');
+    expect(JSON.parse(call?.attributes['gcp.vertex.agent.llm_response'] ?? '{}')).toEqual({
+      error: { message: 'the model exploded' },
+    });
+  });
+
   it('builds the agent graph as JSON and DOT', async () => {
     const info = await json<{
       name: string;

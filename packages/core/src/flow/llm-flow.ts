@@ -221,10 +221,12 @@ async function* callModel(
       throw error;
     }
     failure = error;
+    // The span ends first, as on success before afterModel: error hooks then see the finished call
+    // (a tracing plugin can annotate it), and recovery time is not model time.
+    endSpan(trace, failure);
     const errorArgs = { context: callbackContext, request, error };
     const recovered =
       (await ctx.pluginManager.onModelError(errorArgs)) ?? (await firstResult(hooks.onModelError, errorArgs));
-    endSpan(trace, failure);
     if (recovered) return { response: recovered };
     const returned = (error as { response?: LlmResponse }).response;
     return { response: returned, error };

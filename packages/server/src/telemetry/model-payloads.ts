@@ -39,10 +39,18 @@ export function payloadJson(value: unknown, limit = PAYLOAD_LIMIT): string {
   return `${text.slice(0, limit)}…[truncated: ${text.length} characters in all]`;
 }
 
+function describeFailure(error: unknown): { code?: string; message: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
 /**
  * Records each model call's request (as sent, after every plugin and callback changed it) and raw
  * response (before any `afterModel` hook replaced it) on its `call_llm` span in the server's span
- * store, for the UI's Request/Response pane. Registered first among the runner's plugins, so it
+ * store, for the UI's Request/Response pane (a failed call: its request and the error). Registered first among the runner's plugins, so it
  * sees the model's own response; it never changes the run. Requests carry no credentials (those
  * live in the provider clients), and inline file bytes are left out.
  */
@@ -53,6 +61,15 @@ export function modelPayloadPlugin(store: InMemorySpanStore): Plugin {
       store.annotateLatestModelCall(context.session.id, {
         [LLM_REQUEST_ATTRIBUTE]: payloadJson(request),
         [LLM_RESPONSE_ATTRIBUTE]: payloadJson(response),
+      });
+    },
+    // A failed call keeps its request too, and in place of a response what went wrong (the
+    // provider's error response when it gave one).
+    onModelError({ context, request, error }) {
+      const response = (error as { response?: unknown } | undefined)?.response;
+      store.annotateLatestModelCall(context.session.id, {
+        [LLM_REQUEST_ATTRIBUTE]: payloadJson(request),
+        [LLM_RESPONSE_ATTRIBUTE]: payloadJson(response ?? { error: describeFailure(error) }),
       });
     },
   };
