@@ -15,8 +15,8 @@ export {
 export {
   PgliteDialect,
   type PgliteDialectConfig,
-  type PgliteProtocol,
   type PgliteLike,
+  type PgliteProtocol,
   type PgliteQueryable,
 } from './dialects/pglite-dialect.js';
 export { credentialMigrations, credentialTableFor } from './schema/credential-migrations.js';

@@ -84,6 +84,23 @@ for (const target of testDatabases()) {
       }
     });
 
+    it.skipIf(target.name === 'sqlite')(
+      'metadata with a NUL character (jsonb cannot hold it) is a VALIDATION error naming the artifact',
+      async () => {
+        const error = await service
+          .saveArtifact({
+            ...scope,
+            filename: 'nul-meta.txt',
+            artifact: { text: 'fine' },
+            customMetadata: { note: 'a\u0000b' },
+          })
+          .catch((e) => e);
+        expect(isAdkError(error, 'VALIDATION')).toBe(true);
+        expect(error.message).toContain('customMetadata of artifact "nul-meta.txt"');
+        expect(await service.listVersions({ ...scope, filename: 'nul-meta.txt' })).toEqual([]);
+      },
+    );
+
     it('rejects content over the size limit with ARTIFACT_TOO_LARGE and stores nothing', async () => {
       const small = new SqlArtifactService({ db, tablePrefix, maxArtifactBytes: 1000, migrate: false });
       const data = Buffer.alloc(1001).toString('base64');

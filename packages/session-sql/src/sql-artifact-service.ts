@@ -111,7 +111,10 @@ export class SqlArtifactService implements ArtifactService {
     const { kind, data, rest, size } = this.encode(params);
     const f = this.f;
     const mimeType = artifactMimeType(params.artifact) ?? null;
-    const metadata = params.customMetadata === undefined ? sql`null` : f.json(params.customMetadata);
+    const metadata =
+      params.customMetadata === undefined
+        ? sql`null`
+        : f.json(params.customMetadata, `customMetadata of artifact ${JSON.stringify(params.filename)}`);
     const now = f.time(microsFromMs(Date.now()));
     await this.ready();
     return this.db.transaction().execute(async (trx) => {
@@ -130,7 +133,9 @@ export class SqlArtifactService implements ArtifactService {
         insert into ${this.artifacts} (app_name, user_id, session_id, filename, version, kind, mime_type,
           data, part, custom_metadata, size_bytes, created_at)
         values (${key.appName}, ${key.userId}, ${key.scope}, ${key.filename}, ${version}, ${kind}, ${mimeType},
-          ${data}, ${f.json(rest)}, ${metadata}, ${size}, ${now})`.execute(trx);
+          ${data}, ${f.json(rest, `artifact ${JSON.stringify(params.filename)}`)}, ${metadata}, ${size}, ${now})`.execute(
+        trx,
+      );
       return version;
     });
   }

@@ -347,7 +347,10 @@ for (const target of testDatabases()) {
           await append;
           expect((await s.getSession(key(session)))?.events[0]?.content?.parts[0]?.text).toBe('a\u0000b');
         } else {
-          expect(isAdkError(await append.catch((e) => e), 'VALIDATION')).toBe(true);
+          const error = await append.catch((e) => e);
+          expect(isAdkError(error, 'VALIDATION')).toBe(true);
+          // The message says which event and field could not be stored.
+          expect((error as Error).message).toMatch(/^content of event \S+ contains a NUL character/);
         }
       });
 

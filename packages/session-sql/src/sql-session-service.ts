@@ -173,7 +173,7 @@ export class SqlSessionService implements SessionService {
     const row = await this.db.transaction().execute(async (trx) => {
       const inserted = await sql`
         insert into ${this.sessions} (app_name, user_id, id, state, created_at, updated_at)
-        values (${appName}, ${userId}, ${sessionId}, ${this.f.json(split.session)}, ${now}, ${now})
+        values (${appName}, ${userId}, ${sessionId}, ${this.f.json(split.session, 'session state')}, ${now}, ${now})
         on conflict do nothing`.execute(trx);
       if (inserted.numAffectedRows === 0n) {
         throw new AlreadyExistsError(
@@ -313,10 +313,13 @@ export class SqlSessionService implements SessionService {
           (select coalesce(max(seq), 0) + 1 from ${this.events}
             where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
           ${e.invocationId}, ${e.author}, ${e.branch ?? null}, ${f.time(microsFromMs(e.timestamp))},
-          ${optionalJson(f, e.content)}, ${f.json(e.actions)}, ${f.bool(e.partial)}, ${f.bool(e.turnComplete)},
+          ${optionalJson(f, e.content, `content of event ${e.id}`)}, ${f.json(e.actions, `actions of event ${e.id}`)},
+          ${f.bool(e.partial)}, ${f.bool(e.turnComplete)},
           ${f.bool(e.interrupted)}, ${e.finishReason ?? null}, ${e.errorCode ?? null}, ${e.errorMessage ?? null},
-          ${optionalJson(f, e.customMetadata)}, ${optionalJson(f, e.usageMetadata)},
-          ${optionalJson(f, e.citationMetadata)}, ${optionalJson(f, e.groundingMetadata)},
+          ${optionalJson(f, e.customMetadata, `customMetadata of event ${e.id}`)},
+          ${optionalJson(f, e.usageMetadata, `usageMetadata of event ${e.id}`)},
+          ${optionalJson(f, e.citationMetadata, `citationMetadata of event ${e.id}`)},
+          ${optionalJson(f, e.groundingMetadata, `groundingMetadata of event ${e.id}`)},
           ${f.textArray(e.longRunningToolIds)}`;
     const key = { appName, userId, sessionId };
     if (this.family === 'postgres' && !hasKeys(split.app) && !hasKeys(split.user)) {
@@ -487,8 +490,8 @@ function hasKeys(record: Record<string, unknown>): boolean {
   return false;
 }
 
-function optionalJson(f: SqlFlavor, value: unknown): RawBuilder<unknown> {
-  return value === undefined ? sql`null` : f.json(value);
+function optionalJson(f: SqlFlavor, value: unknown, what: string): RawBuilder<unknown> {
+  return value === undefined ? sql`null` : f.json(value, what);
 }
 
 /** A stored time in µs as a canonical string, whether the driver gave text or a number. */

@@ -22,7 +22,8 @@ export interface SqlFlavor {
     textArray: RawBuilder<unknown>;
   };
   /** A JSON value as a parameter of the column's JSON type. */
-  json(value: unknown): RawBuilder<unknown>;
+  /** A JSON value as a parameter; `what` names it in a ValidationError (default "value"). */
+  json(value: unknown, what?: string): RawBuilder<unknown>;
   /** A JSON column read as text. */
   jsonText(column: RawBuilder<unknown>): RawBuilder<string>;
   /** A point in time given in integer microseconds since the epoch. */
@@ -77,7 +78,7 @@ function jsonbText(value: unknown, what: string): string {
 export const postgresFlavor: SqlFlavor = {
   family: 'postgres',
   types: { json: sql`jsonb`, time: sql`timestamptz`, bool: sql`boolean`, textArray: sql`text[]` },
-  json: (value) => sql`${jsonbText(value, 'value')}::jsonb`,
+  json: (value, what = 'value') => sql`${jsonbText(value, what)}::jsonb`,
   jsonText: (column) => sql<string>`${column}::text`,
   time: (micros) => sql`${isoFromMicros(micros)}::timestamptz`,
   // extract(epoch) is numeric (exact) since Postgres 14; float8 holds every µs value exactly.
@@ -94,7 +95,7 @@ export const postgresFlavor: SqlFlavor = {
 export const sqliteFlavor: SqlFlavor = {
   family: 'sqlite',
   types: { json: sql`text`, time: sql`integer`, bool: sql`integer`, textArray: sql`text` },
-  json: (value) => sql`${stringifyJson(value, 'value')}`,
+  json: (value, what = 'value') => sql`${stringifyJson(value, what)}`,
   jsonText: (column) => sql<string>`${column}`,
   time: (micros) => sql`${micros}`,
   micros: (column) => sql<number>`${column}`,
