@@ -76,10 +76,18 @@ export function createA2aServer(options: A2aServerOptions): A2aServer {
   let currentBase = options.url ?? 'http://localhost';
 
   const cardFor = (baseUrl: string) => buildAgentCard(options.card, baseUrl, flags);
+  // The handler reads the card several times per request (capabilities, input modes): build it
+  // once per base URL rather than each time.
+  let handlerCard: { baseUrl: string; card: AgentCard } | undefined;
+  const currentCard = (): AgentCard => {
+    if (handlerCard?.baseUrl !== currentBase)
+      handlerCard = { baseUrl: currentBase, card: cardFor(currentBase) };
+    return handlerCard.card;
+  };
   const extended = options.extendedCard;
   const handler = new A2aRequestHandler({
     executor: options.executor,
-    card: () => cardFor(currentBase),
+    card: currentCard,
     ...(extended
       ? {
           extendedCard: async (caller: Caller | undefined) =>

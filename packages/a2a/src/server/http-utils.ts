@@ -1,13 +1,23 @@
 import { A2aError } from '../protocol/errors.js';
+import { knownRequestBody, rememberResponseBody } from './known-bodies.js';
 
 export const A2A_VERSION_HEADER = 'A2A-Version';
 export const A2A_JSON = 'application/a2a+json';
+
+const utf8 = new TextDecoder();
 
 /** Reads a request body as text, refusing bodies over `limit` bytes without buffering them. */
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
     throw new A2aError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+  }
+  // Built by our Node adapter from bytes it had already read: decode them, skip the stream.
+  const known = knownRequestBody(request);
+  if (known !== undefined) {
+    if (known.byteLength > limit)
+      throw new A2aError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+    return utf8.decode(known);
   }
   if (!request.body) return '';
   const reader = request.body.getReader();
@@ -23,7 +33,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return utf8.decode(Buffer.concat(chunks));
 }
 
 /** JSON.parse that reports failure instead of throwing. */
@@ -36,10 +46,13 @@ export function safeParse(text: string): { ok: true; value: unknown } | { ok: fa
 }
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const response = new Response(text, {
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
   });
+  rememberResponseBody(response, text);
+  return response;
 }
 
 export interface SseEvent {

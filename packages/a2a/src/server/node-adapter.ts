@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { knownResponseBody, rememberRequestBody } from './known-bodies.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -23,27 +24,46 @@ function readSmallBody(req: IncomingMessage, length: number): Promise<Buffer> {
 async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
   const host = req.headers.host ?? 'localhost';
   const url = new URL(req.url ?? '/', `http://${host}`);
+  // A plain record is cheaper for Request to take than a Headers object; repeated headers (arrays)
+  // go through Headers.append as before.
+  let headers: Headers | Record<string, string> = {};
+  for (const key in req.headers) {
+    const value = req.headers[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      headers = toHeaders(req);
+      break;
+    }
+    headers[key] = value;
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const length = Number(req.headers['content-length']);
+  let body: RequestInit['body'] | undefined;
+  let small: Buffer | undefined;
+  if (hasBody) {
+    if (Number.isInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES) {
+      small = await readSmallBody(req, length);
+      body = small;
+    } else body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  }
+  const request = new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(body === undefined ? {} : { body, duplex: 'half' }),
+  } as RequestInit);
+  if (small !== undefined) rememberRequestBody(request, small);
+  return request;
+}
+
+function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     else headers.set(key, value);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const length = Number(req.headers['content-length']);
-  let body: RequestInit['body'] | undefined;
-  if (hasBody) {
-    body =
-      Number.isInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES
-        ? await readSmallBody(req, length)
-        : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
-  }
-  return new Request(url, {
-    method: req.method ?? 'GET',
-    headers,
-    signal,
-    ...(body === undefined ? {} : { body, duplex: 'half' }),
-  } as RequestInit);
+  return headers;
 }
 
 const CONNECTION_CLOSED = new Error('The client closed the connection');
@@ -68,6 +88,14 @@ export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, re
       response.headers.forEach((value, key) => {
         headers[key] = value;
       });
+      // A body this package built from text: one write with a Content-Length, no stream to pump.
+      const text = knownResponseBody(response);
+      if (text !== undefined) {
+        headers['content-length'] = String(Buffer.byteLength(text));
+        res.writeHead(response.status, headers);
+        res.end(text);
+        return;
+      }
       res.writeHead(response.status, headers);
       if (!response.body) {
         res.end();

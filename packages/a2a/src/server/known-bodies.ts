@@ -1,0 +1,29 @@
+/**
+ * Bodies this package already holds as bytes or text, keyed by the Request or Response that carries
+ * them, so that our own Node adapter and our own handler can skip a web-stream round trip. The
+ * Request / Response still carries the same body as a stream for any other consumer; the shortcut
+ * is only taken while that stream is untouched (`bodyUsed` false), so a wrapper that read, cloned
+ * or replaced it is served through the stream as before.
+ */
+const requestBodies = new WeakMap<Request, Uint8Array>();
+const responseBodies = new WeakMap<Response, string>();
+
+export function rememberRequestBody(request: Request, body: Uint8Array): void {
+  requestBodies.set(request, body);
+}
+
+/** The bytes `request` was built from by our adapter, if its body stream was never read. */
+export function knownRequestBody(request: Request): Uint8Array | undefined {
+  const body = requestBodies.get(request);
+  return body !== undefined && !request.bodyUsed ? body : undefined;
+}
+
+export function rememberResponseBody(response: Response, body: string): void {
+  responseBodies.set(response, body);
+}
+
+/** The text `response` was built from by this package, if its body stream was never read. */
+export function knownResponseBody(response: Response): string | undefined {
+  const body = responseBodies.get(response);
+  return body !== undefined && !response.bodyUsed ? body : undefined;
+}
