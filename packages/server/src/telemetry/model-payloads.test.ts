@@ -12,6 +12,14 @@ describe('payloadJson', () => {
     expect(JSON.parse(bytes)).toEqual({
       parts: [{ inlineData: { mimeType: 'image/png', data: '<10 bytes not recorded>' } }],
     });
+    const nested = payloadJson({
+      contents: [{ parts: [{ text: 'hi' }, { inlineData: { data: 'AAAA' } }] }],
+      n: 2n,
+    });
+    expect(JSON.parse(nested)).toEqual({
+      contents: [{ parts: [{ text: 'hi' }, { inlineData: { data: '<3 bytes not recorded>' } }] }],
+      n: '2',
+    });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(JSON.parse(payloadJson(cyclic))).toHaveProperty('unrecorded');

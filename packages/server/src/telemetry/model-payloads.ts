@@ -14,6 +14,46 @@ function inlineSize(data: unknown): number | undefined {
   return undefined;
 }
 
+/** Deeper than this is taken for a cycle (model payloads are a few levels deep). */
+const MAX_DEPTH = 100;
+
+/**
+ * `value` with every `inlineData` object's bytes replaced by their size and bigints as strings,
+ * copying only the objects on the way to a change (a plain walk: `JSON.stringify` with a replacer
+ * function costs half as much again on a long conversation). Functions and symbols are dropped by
+ * `JSON.stringify` itself.
+ */
+function withoutInlineBytes(value: unknown, depth: number): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (depth > MAX_DEPTH) throw new TypeError('the payload is cyclic or too deeply nested');
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const stripped = withoutInlineBytes(item, depth + 1);
+      if (stripped !== item) {
+        copy ??= value.slice();
+        copy[i] = stripped;
+      }
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    let stripped: unknown;
+    if (key === 'inlineData' && item && typeof item === 'object') {
+      const size = inlineSize((item as { data?: unknown }).data);
+      stripped = size === undefined ? item : { ...item, data: `<${size} bytes not recorded>` };
+    } else stripped = withoutInlineBytes(item, depth + 1);
+    if (stripped !== item) {
+      copy ??= { ...value };
+      copy[key] = stripped;
+    }
+  }
+  return copy ?? value;
+}
+
 /**
  * JSON of a model request or response for the trace: inline file bytes are replaced by their size
  * (they are the user's data and often megabytes), functions dropped, and the text cut at `limit`
@@ -22,16 +62,7 @@ function inlineSize(data: unknown): number | undefined {
 export function payloadJson(value: unknown, limit = PAYLOAD_LIMIT): string {
   let text: string;
   try {
-    text =
-      JSON.stringify(value, (key, v: unknown) => {
-        if (typeof v === 'function' || typeof v === 'symbol') return undefined;
-        if (typeof v === 'bigint') return v.toString();
-        if (key === 'inlineData' && v && typeof v === 'object') {
-          const size = inlineSize((v as { data?: unknown }).data);
-          if (size !== undefined) return { ...v, data: `<${size} bytes not recorded>` };
-        }
-        return v;
-      }) ?? 'null';
+    text = JSON.stringify(withoutInlineBytes(value, 0)) ?? 'null';
   } catch (error) {
     text = JSON.stringify({ unrecorded: `Not serializable: ${(error as Error).message}` });
   }
