@@ -10,11 +10,10 @@ import {
   listTasksRequestSchema,
   parseParams,
   pushConfigRefSchema,
-  sendMessageRequestSchema,
   taskIdRequestSchema,
   toListTasksRequest,
-  toSendMessageRequest,
 } from '../protocol/schemas.js';
+import { readSendMessageParams } from '../protocol/send-message-params.js';
 import type { ProtocolVersion, StreamResponse } from '../protocol/types.js';
 import {
   messageToV03,
@@ -72,6 +71,28 @@ const envelopeSchema = z.object({
   params: z.unknown().optional(),
 });
 
+interface Envelope {
+  jsonrpc: '2.0';
+  method: string;
+  id?: string | number | null;
+  params?: unknown;
+}
+
+/** What `envelopeSchema` accepts, for JSON input: checked without zod on the request path. */
+function isPlainEnvelope(raw: unknown): raw is Envelope {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const { jsonrpc, method, id } = raw as Record<string, unknown>;
+  return (
+    jsonrpc === '2.0' &&
+    typeof method === 'string' &&
+    method.length > 0 &&
+    (id === undefined ||
+      id === null ||
+      typeof id === 'string' ||
+      (typeof id === 'number' && Number.isFinite(id)))
+  );
+}
+
 function errorBody(id: RpcId, error: A2aError, version: ProtocolVersion) {
   const data =
     version === '1.0'
@@ -115,7 +136,10 @@ export async function handleJsonRpc(
       errorBody(null, new A2aError('INVALID_REQUEST', 'Batch requests are not supported'), fallbackVersion),
     );
   }
-  const envelope = envelopeSchema.safeParse(raw);
+  // A well-formed envelope is recognized by hand; the schema words what is wrong with the others.
+  const envelope = isPlainEnvelope(raw)
+    ? { success: true as const, data: raw }
+    : envelopeSchema.safeParse(raw);
   if (!envelope.success) {
     const issues = envelope.error.issues
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
@@ -192,16 +216,11 @@ async function dispatch10(
 ): Promise<Outcome> {
   switch (method) {
     case 'SendMessage':
-      return value(
-        await h.sendMessage(toSendMessageRequest(parseParams(sendMessageRequestSchema, params)), ctx),
-      );
+      return value(await h.sendMessage(readSendMessageParams(params), ctx));
     case 'SendStreamingMessage':
       return {
         kind: 'stream',
-        events: await h.sendStreamingMessage(
-          toSendMessageRequest(parseParams(sendMessageRequestSchema, params)),
-          ctx,
-        ),
+        events: await h.sendStreamingMessage(readSendMessageParams(params), ctx),
       };
     case 'GetTask': {
       const p = parseParams(getTaskRequestSchema, params);

@@ -101,7 +101,14 @@ export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, re
         res.end();
         return;
       }
-      if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+      // An event stream's headers go out at once, so the client sees the stream open even while no
+      // event is ready; when the first event is already there (this turn of the event loop), they
+      // share its write.
+      let flush: NodeJS.Immediate | undefined = response.headers
+        .get('content-type')
+        ?.startsWith('text/event-stream')
+        ? setImmediate(() => res.flushHeaders())
+        : undefined;
       const reader = response.body.getReader();
       abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), {
         once: true,
@@ -109,12 +116,17 @@ export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, re
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          if (flush) {
+            clearImmediate(flush);
+            flush = undefined;
+          }
           if (done) break;
           if (!res.write(value)) await new Promise<void>((r) => res.once('drain', () => r()));
         }
       } catch {
         // client went away or the stream failed; nothing more to send
       } finally {
+        if (flush) clearImmediate(flush);
         res.end();
       }
     })();

@@ -7,10 +7,9 @@ import {
   listTasksRequestSchema,
   parseParams,
   pushConfigRefSchema,
-  sendMessageRequestSchema,
   toListTasksRequest,
-  toSendMessageRequest,
 } from '../protocol/schemas.js';
+import { readSendMessageParams } from '../protocol/send-message-params.js';
 import type { ProtocolVersion, StreamResponse } from '../protocol/types.js';
 import {
   messageToProto03,
@@ -193,19 +192,14 @@ export async function handleRest(
           const r = await handler.sendMessage(sendFromProto03(parseParams(proto03SendSchema, body)), callCtx);
           return ok('task' in r ? { task: taskToProto03(r.task) } : { message: messageToProto03(r.message) });
         }
-        return ok(
-          await handler.sendMessage(
-            toSendMessageRequest(parseParams(sendMessageRequestSchema, body)),
-            callCtx,
-          ),
-        );
+        return ok(await handler.sendMessage(readSendMessageParams(body), callCtx));
       }
       case 'stream': {
         const body = parseBody(bodyText);
         const request =
           version === '0.3'
             ? sendFromProto03(parseParams(proto03SendSchema, body))
-            : toSendMessageRequest(parseParams(sendMessageRequestSchema, body));
+            : readSendMessageParams(body);
         return sseResponse(
           restEvents(await handler.sendStreamingMessage(request, callCtx), version, onInternalError),
         );
