@@ -15,6 +15,7 @@ import {
   type StreamingBubble,
   streamKey,
 } from './lib/conversation.js';
+import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { readLocation, writeLocation } from './lib/url.js';
 
 type Theme = 'light' | 'dark';
@@ -86,6 +87,7 @@ export function App() {
       setAppsError(message(error));
     } finally {
       performance.mark('adk:interactive');
+      preloadRendererWhenIdle();
     }
   }, []);
 

@@ -37,6 +37,11 @@ function withToken(init: RequestInit | undefined, token: string | undefined): Re
   return { ...init, headers };
 }
 
+/** One `fetch` for the ADK API with the token kept so far, if any; a 401 is the caller's to handle. */
+export function fetchWithStoredToken(path: string, init?: RequestInit): Promise<Response> {
+  return fetch(path, withToken(init, storedToken()));
+}
+
 /** `fetch` for the ADK API: sends the token, and on a 401 asks for one and tries again. */
 export async function apiFetch(path: string, init?: RequestInit): Promise<Response> {
   for (;;) {

@@ -1,4 +1,4 @@
-import { apiFetch } from './auth.js';
+import { apiFetch, fetchWithStoredToken } from './auth.js';
 import { readSse } from './sse.js';
 import type { AdkEvent, Content, JsonObject, Part, Session, Span } from './types.js';
 
@@ -26,6 +26,10 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
   }
+  return read<T>(res);
+}
+
+async function read<T>(res: Response): Promise<T> {
   if (!res.ok) {
     let detail = res.statusText;
     try {
@@ -42,8 +46,29 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
 
 const sessionsPath = (app: string, user: string) => `/apps/${enc(app)}/users/${enc(user)}/sessions`;
 
+let earlyAppList: Promise<Response | undefined> | undefined;
+
+/**
+ * Sends the app list request before the first render (the composer waits for its answer), once.
+ * The next `api.listApps()` takes this answer; a 401 or a network failure goes the ordinary way
+ * (asking for the token, the error message), as if the early request had not been made.
+ */
+export function requestAppListEarly(): void {
+  earlyAppList ??= fetchWithStoredToken('/list-apps', {
+    headers: { 'content-type': 'application/json' },
+  }).catch(() => undefined);
+}
+
+async function listApps(): Promise<string[]> {
+  const early = earlyAppList;
+  earlyAppList = undefined;
+  const res = early ? await early : undefined;
+  if (res && res.status !== 401) return read<string[]>(res);
+  return request<string[]>('/list-apps');
+}
+
 export const api = {
-  listApps: () => request<string[]>('/list-apps'),
+  listApps,
   listSessions: (app: string, user: string) => request<Session[]>(sessionsPath(app, user)),
   getSession: (app: string, user: string, id: string) =>
     request<Session>(`${sessionsPath(app, user)}/${enc(id)}`),

@@ -1,3 +1,5 @@
+// Markdown and syntax colours: the page's largest dependencies (marked, highlight.js), so this module is
+// its own chunk, loaded through lib/renderer.ts once the page is interactive or a message needs it.
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import css from 'highlight.js/lib/languages/css';
@@ -9,6 +11,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from './escape-html.js';
 
 // A handful of languages agents answer in; each costs a few KB, so the list stays short.
 for (const [name, lang] of Object.entries({
@@ -29,10 +32,6 @@ hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
 hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
 hljs.registerAliases(['py'], { languageName: 'python' });
 hljs.registerAliases(['yml'], { languageName: 'yaml' });
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function highlight(code: string, language?: string): string {
   const lang = language && hljs.getLanguage(language) ? language : undefined;
