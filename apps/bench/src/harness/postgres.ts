@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface PostgresCluster {
   url: string;
@@ -18,18 +18,6 @@ export function findPostgresBin(): string | undefined {
     .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(command: string, args: string[], asUser?: string): Promise<string> {

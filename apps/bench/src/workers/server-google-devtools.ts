@@ -5,26 +5,14 @@
 // INFO, so it does not print a line per request (ours prints none either). The app is loaded by one
 // turn before BENCH_READY (see loadTheApp).
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from '../harness/free-port.js';
 import { emitReady, emitSkip, reportCpuOnSignals, workerArgs } from './protocol.js';
 
 export interface ServerDevtoolsArgs {
   store: 'memory' | 'postgres';
   postgresUrl?: string;
-}
-
-/** Devtools listens on a port it is given; port 0 would leave its printed URL wrong. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -76,6 +64,7 @@ async function main(): Promise<void> {
     return emitSkip(`@google/adk-devtools cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
   }
   google.setLogLevel(google.LogLevel.WARN);
+  // Devtools listens on the port it is given; with port 0 its printed URL would be wrong.
   const port = await freePort();
   const server = new devtools.AdkApiServer({
     logLevel: google.LogLevel.WARN,
