@@ -1,5 +1,10 @@
 import { A2aError } from '../protocol/errors.js';
-import { knownRequestBody, rememberResponseBody } from './known-bodies.js';
+import {
+  type EventTextSource,
+  knownRequestBody,
+  rememberEventSource,
+  rememberResponseBody,
+} from './known-bodies.js';
 
 export const A2A_VERSION_HEADER = 'A2A-Version';
 export const A2A_JSON = 'application/a2a+json';
@@ -67,26 +72,34 @@ export interface SseEvent {
 export function sseResponse(events: AsyncIterable<SseEvent>, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
   const iterator = events[Symbol.asyncIterator]();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.close();
-          return;
-        }
-        const { event, data } = next.value;
-        const text = `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-        controller.enqueue(encoder.encode(text));
-      } catch (error) {
-        controller.error(error);
-      }
+  const source: EventTextSource = {
+    async next() {
+      const next = await iterator.next();
+      if (next.done) return undefined;
+      const { event, data } = next.value;
+      return `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
     },
     async cancel() {
       await iterator.return?.();
     },
-  });
-  return new Response(body, {
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const text = await source.next();
+          if (text === undefined) controller.close();
+          else controller.enqueue(encoder.encode(text));
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      cancel: () => source.cancel(),
+    },
+    // Pulled only when read: our Node adapter may read `source` directly instead (see known-bodies).
+    { highWaterMark: 0 },
+  );
+  const response = new Response(body, {
     status: 200,
     headers: {
       'Content-Type': 'text/event-stream',
@@ -95,6 +108,8 @@ export function sseResponse(events: AsyncIterable<SseEvent>, headers: Record<str
       ...headers,
     },
   });
+  rememberEventSource(response, source);
+  return response;
 }
 
 /** `Major.Minor` of a version string ("1.0.2" → "1.0"), or undefined when empty. */

@@ -27,3 +27,21 @@ export function knownResponseBody(response: Response): string | undefined {
   const body = responseBodies.get(response);
   return body !== undefined && !response.bodyUsed ? body : undefined;
 }
+
+/** The events of an SSE response as text, one `event:`/`data:` block per call; undefined at the end. */
+export interface EventTextSource {
+  next(): Promise<string | undefined>;
+  cancel(): Promise<void>;
+}
+
+const eventSources = new WeakMap<Response, EventTextSource>();
+
+export function rememberEventSource(response: Response, source: EventTextSource): void {
+  eventSources.set(response, source);
+}
+
+/** The event source `response` streams, if its body stream was never read. */
+export function knownEventSource(response: Response): EventTextSource | undefined {
+  const source = eventSources.get(response);
+  return source !== undefined && !response.bodyUsed ? source : undefined;
+}

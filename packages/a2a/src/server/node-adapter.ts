@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { knownResponseBody, rememberRequestBody } from './known-bodies.js';
+import {
+  type EventTextSource,
+  knownEventSource,
+  knownResponseBody,
+  rememberRequestBody,
+} from './known-bodies.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -97,6 +102,12 @@ export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, re
         return;
       }
       res.writeHead(response.status, headers);
+      // An event stream this package built: its events are written as text, with no web stream between.
+      const events = knownEventSource(response);
+      if (events !== undefined) {
+        await writeEvents(events, res, abort.signal);
+        return;
+      }
       if (!response.body) {
         res.end();
         return;
@@ -131,6 +142,28 @@ export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, re
       }
     })();
   };
+}
+
+/** Writes an event stream's text to `res` as it comes (headers as in the generic path below). */
+async function writeEvents(events: EventTextSource, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  let flush: NodeJS.Immediate | undefined = setImmediate(() => res.flushHeaders());
+  signal.addEventListener('abort', () => void events.cancel().catch(() => undefined), { once: true });
+  try {
+    for (;;) {
+      const text = await events.next();
+      if (flush) {
+        clearImmediate(flush);
+        flush = undefined;
+      }
+      if (text === undefined) break;
+      if (!res.write(text)) await new Promise<void>((r) => res.once('drain', () => r()));
+    }
+  } catch {
+    // client went away or the stream failed; nothing more to send
+  } finally {
+    if (flush) clearImmediate(flush);
+    res.end();
+  }
 }
 
 export interface ListeningServer {

@@ -69,7 +69,17 @@ interface Subscriber {
   end: StreamEnd;
 }
 
-const now = () => new Date().toISOString();
+let lastNowMs = Number.NaN;
+let lastNowIso = '';
+/** The current time, ISO 8601 UTC; formatted once per millisecond (several events share one). */
+const now = (): string => {
+  const ms = Date.now();
+  if (ms !== lastNowMs) {
+    lastNowMs = ms;
+    lastNowIso = new Date(ms).toISOString();
+  }
+  return lastNowIso;
+};
 
 /** Returns the task with at most `historyLength` recent history messages (0 omits the field). */
 export function trimHistory(task: Task, historyLength: number | undefined): Task {
