@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { setTokenAsker } from './api/auth.js';
 import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
@@ -65,7 +65,9 @@ export function App() {
   const [tokenPrompt, setTokenPrompt] = useState<
     { refused: boolean; resolve: (token: string) => void } | undefined
   >();
-  useEffect(() => {
+  // Layout effects (before the first paint), so the app list answer, often here already, enables the
+  // composer in the first frame; the token asker is in place before any request can need it.
+  useLayoutEffect(() => {
     setTokenAsker((refused) => new Promise((resolve) => setTokenPrompt({ refused, resolve })));
     return () => setTokenAsker(undefined);
   }, []);
@@ -91,7 +93,7 @@ export function App() {
     }
   }, []);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     void loadApps();
   }, [loadApps]);
 

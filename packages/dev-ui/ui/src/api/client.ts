@@ -26,44 +26,63 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
   }
-  return read<T>(res);
+  if (res.status === 204) return undefined as T;
+  return settle<T>({ status: res.status, statusText: res.statusText, body: await res.text() });
 }
 
-async function read<T>(res: Response): Promise<T> {
-  if (!res.ok) {
-    let detail = res.statusText;
+/** An HTTP answer with its body read. */
+interface Answer {
+  status: number;
+  statusText: string;
+  body: string;
+}
+
+/** The JSON of a 2xx answer; otherwise an `ApiError` with the server's message. */
+function settle<T>({ status, statusText, body }: Answer): T {
+  if (status < 200 || status > 299) {
+    let detail = statusText;
     try {
-      const body = (await res.json()) as { detail?: unknown; error?: unknown; message?: unknown };
-      const text = body.detail ?? body.error ?? body.message;
+      const json = JSON.parse(body) as { detail?: unknown; error?: unknown; message?: unknown };
+      const text = json.detail ?? json.error ?? json.message;
       if (text !== undefined) detail = typeof text === 'string' ? text : JSON.stringify(text);
     } catch {}
-    throw new ApiError(res.status, `${res.status} ${detail}`.trim());
+    throw new ApiError(status, `${status} ${detail}`.trim());
   }
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return (body ? JSON.parse(body) : undefined) as T;
 }
 
 const sessionsPath = (app: string, user: string) => `/apps/${enc(app)}/users/${enc(user)}/sessions`;
 
-let earlyAppList: Promise<Response | undefined> | undefined;
+declare global {
+  interface Window {
+    /** The app list answer index.html asks for before this script has loaded. */
+    __adkAppList?: Promise<Answer | undefined>;
+  }
+}
+
+let earlyAppList: Promise<Answer | undefined> | undefined;
 
 /**
- * Sends the app list request before the first render (the composer waits for its answer), once.
- * The next `api.listApps()` takes this answer; a 401 or a network failure goes the ordinary way
- * (asking for the token, the error message), as if the early request had not been made.
+ * Takes the app list request index.html sent while the script downloaded (or sends it now, before
+ * the first render): the composer waits for its answer. The next `api.listApps()` uses this answer;
+ * a 401 or a network failure goes the ordinary way (asking for the token, the error message), as if
+ * the early request had not been made.
  */
 export function requestAppListEarly(): void {
-  earlyAppList ??= fetchWithStoredToken('/list-apps', {
-    headers: { 'content-type': 'application/json' },
-  }).catch(() => undefined);
+  if (earlyAppList) return;
+  earlyAppList =
+    window.__adkAppList ??
+    fetchWithStoredToken('/list-apps', { headers: { 'content-type': 'application/json' } })
+      .then(async (res) => ({ status: res.status, statusText: res.statusText, body: await res.text() }))
+      .catch(() => undefined);
+  window.__adkAppList = undefined;
 }
 
 async function listApps(): Promise<string[]> {
   const early = earlyAppList;
   earlyAppList = undefined;
-  const res = early ? await early : undefined;
-  if (res && res.status !== 401) return read<string[]>(res);
+  const answer = early ? await early : undefined;
+  if (answer && answer.status !== 401) return settle<string[]>(answer);
   return request<string[]>('/list-apps');
 }
 
