@@ -169,10 +169,13 @@ export function App() {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
 
-  // Keep the conversation scrolled to the newest content unless the reader scrolled up.
+  // Keep the conversation scrolled to the newest content unless the reader scrolled up. An empty log
+  // has nothing to scroll: skip reading its height, which would force a layout (on the first render
+  // this effect runs just as the app list arrives, and would delay the composer).
   useEffect(() => {
     const el = log.current;
-    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
+    if (el && stickToBottom.current && (events.length > 0 || bubbles.length > 0))
+      el.scrollTop = el.scrollHeight;
   }, [events, bubbles]);
 
   const stop = useCallback(() => {
