@@ -171,6 +171,43 @@ describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeou
     await shot('streamed-reply');
   });
 
+  it('is usable before the Markdown renderer has loaded: plain text first, then Markdown and colours', async () => {
+    // marked and highlight.js are a chunk of their own, fetched after the page is interactive. Hold
+    // that chunk back in a fresh context (empty cache), open the conversation above, then let it through.
+    const session = new URL(page.url()).searchParams.get('session') ?? '';
+    expect(session).not.toBe('');
+    const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+    try {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const asked: string[] = [];
+      await context.route(/\/assets\/render-html-[^/]+\.js$/, async (route) => {
+        asked.push(route.request().url());
+        await held;
+        await route.continue();
+      });
+      const fresh = await context.newPage();
+      fresh.setDefaultTimeout(10_000);
+      await fresh.goto(`${base}/dev-ui/?app=assistant&session=${session}`);
+      const box = fresh.getByRole('textbox', { name: 'Message' });
+      await expect.poll(() => box.isEnabled()).toBe(true);
+      const reply = fresh.locator('article .markdown', { hasText: 'scripted' }).first();
+      await expect.poll(() => reply.locator('p.plain').textContent()).toContain('**scripted**');
+      await expect.poll(() => asked.length).toBeGreaterThan(0);
+      expect(await reply.locator('strong, pre.code').count()).toBe(0);
+      release();
+      await expect.poll(() => reply.locator('strong').textContent()).toBe('scripted');
+      await expect
+        .poll(() => reply.locator('pre.code code .hljs-keyword').first().textContent())
+        .toBe('const');
+      expect(await reply.locator('p.plain').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the tool call with its arguments and the tool result, then the answer', async () => {
     await send('What is the weather in Paris?');
     const call = page.locator('details.tool-call', { hasText: 'get_weather' }).last();
