@@ -6,6 +6,7 @@ import type { AgentExecutor, Caller } from './agent-executor.js';
 import type { AuthOptions } from './auth.js';
 import { A2A_VERSION_HEADER, jsonResponse, readBodyText, requestedVersion } from './http-utils.js';
 import { handleJsonRpc } from './jsonrpc-binding.js';
+import { requestUrlOf } from './known-bodies.js';
 import { HttpPushNotificationSender, type PushNotificationOptions } from './push-sender.js';
 import { A2aRequestHandler } from './request-handler.js';
 import { handleRest, matchRestRoute, restError } from './rest-binding.js';
@@ -129,7 +130,7 @@ export function createA2aServer(options: A2aServerOptions): A2aServer {
   }
 
   async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+    const url = requestUrlOf(request);
     let path = url.pathname;
     if (basePath) {
       if (path !== basePath && !path.startsWith(`${basePath}/`)) return notFound();

@@ -6,6 +6,17 @@
  * or replaced it is served through the stream as before.
  */
 const requestBodies = new WeakMap<Request, Uint8Array>();
+const requestUrls = new WeakMap<Request, URL>();
+
+/** Our adapter's parse of the URL it built `request` from (equal to `request.url`); never mutated. */
+export function rememberRequestUrl(request: Request, url: URL): void {
+  requestUrls.set(request, url);
+}
+
+/** `request.url` parsed: the adapter's own parse when it built the request, else a new one. */
+export function requestUrlOf(request: Request): URL {
+  return requestUrls.get(request) ?? new URL(request.url);
+}
 const responseBodies = new WeakMap<Response, string>();
 
 export function rememberRequestBody(request: Request, body: Uint8Array): void {

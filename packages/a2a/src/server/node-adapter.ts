@@ -6,6 +6,7 @@ import {
   knownEventSource,
   knownResponseBody,
   rememberRequestBody,
+  rememberRequestUrl,
 } from './known-bodies.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -58,6 +59,7 @@ async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Req
     ...(body === undefined ? {} : { body, duplex: 'half' }),
   } as RequestInit);
   if (small !== undefined) rememberRequestBody(request, small);
+  rememberRequestUrl(request, url);
   return request;
 }
 
