@@ -1,31 +1,33 @@
 /**
- * Bodies this package already holds as bytes or text, keyed by the Request or Response that carries
- * them, so that our own Node adapter and our own handler can skip a web-stream round trip. The
- * Request / Response still carries the same body as a stream for any other consumer; the shortcut
- * is only taken while that stream is untouched (`bodyUsed` false), so a wrapper that read, cloned
- * or replaced it is served through the stream as before.
+ * What this package already holds about a Request or Response it built itself: the request's
+ * parsed URL and body bytes, a response's body text or event source. Our Node adapter and our
+ * handler use them to skip web-stream round trips and repeated parses. The Request / Response
+ * still carries the same body as a stream for any other consumer; a body shortcut is only taken
+ * while that stream is untouched (`bodyUsed` false), so a wrapper that read, cloned or replaced it
+ * is served through the stream as before.
  */
-const requestBodies = new WeakMap<Request, Uint8Array>();
-const requestUrls = new WeakMap<Request, URL>();
+interface RequestFacts {
+  /** The adapter's parse of the URL it built the request from (equal to `request.url`); never mutated. */
+  url: URL;
+  /** The body bytes, when the adapter read them whole. */
+  body: Uint8Array | undefined;
+}
 
-/** Our adapter's parse of the URL it built `request` from (equal to `request.url`); never mutated. */
-export function rememberRequestUrl(request: Request, url: URL): void {
-  requestUrls.set(request, url);
+const requests = new WeakMap<Request, RequestFacts>();
+const responseBodies = new WeakMap<Response, string>();
+
+export function rememberRequest(request: Request, url: URL, body: Uint8Array | undefined): void {
+  requests.set(request, { url, body });
 }
 
 /** `request.url` parsed: the adapter's own parse when it built the request, else a new one. */
 export function requestUrlOf(request: Request): URL {
-  return requestUrls.get(request) ?? new URL(request.url);
-}
-const responseBodies = new WeakMap<Response, string>();
-
-export function rememberRequestBody(request: Request, body: Uint8Array): void {
-  requestBodies.set(request, body);
+  return requests.get(request)?.url ?? new URL(request.url);
 }
 
 /** The bytes `request` was built from by our adapter, if its body stream was never read. */
 export function knownRequestBody(request: Request): Uint8Array | undefined {
-  const body = requestBodies.get(request);
+  const body = requests.get(request)?.body;
   return body !== undefined && !request.bodyUsed ? body : undefined;
 }
 

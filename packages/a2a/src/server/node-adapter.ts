@@ -5,8 +5,7 @@ import {
   type EventTextSource,
   knownEventSource,
   knownResponseBody,
-  rememberRequestBody,
-  rememberRequestUrl,
+  rememberRequest,
 } from './known-bodies.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -58,8 +57,7 @@ async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Req
     signal,
     ...(body === undefined ? {} : { body, duplex: 'half' }),
   } as RequestInit);
-  if (small !== undefined) rememberRequestBody(request, small);
-  rememberRequestUrl(request, url);
+  rememberRequest(request, url, small);
   return request;
 }
 
