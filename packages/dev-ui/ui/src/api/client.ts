@@ -27,7 +27,9 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     throw new ApiError(0, 'The ADK server cannot be reached. Is `adk web` still running?');
   }
   if (res.status === 204) return undefined as T;
-  return settle<T>({ status: res.status, statusText: res.statusText, body: await res.text() });
+  // An error answer whose body cannot be read still says its status.
+  const body = res.ok ? await res.text() : await res.text().catch(() => '');
+  return settle<T>({ status: res.status, statusText: res.statusText, body });
 }
 
 /** An HTTP answer with its body read. */
