@@ -68,6 +68,16 @@ describe.each(targets)('$name: prepared statements', ({ url, skipReason }) => {
         const { rows } = await sql<{ id: number }>`select id from prepared_t order by id`.execute(db);
         expect(rows.map((row) => row.id)).toEqual([1, 2, 4]);
         expect(await prepared(db)).toContain('insert into prepared_t (id) values ($1)');
+        // Prepared inside a transaction that rolls back: still there afterwards.
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            for (const n of [1, 2]) await sql`select ${n}::int + 10 as n`.execute(trx);
+            throw new Error('roll back');
+          })
+          .catch(() => undefined);
+        const after = await sql<{ n: number }>`select ${5}::int + 10 as n`.execute(db);
+        expect(after.rows[0]?.n).toBe(15);
       } finally {
         await db.destroy();
       }
