@@ -68,16 +68,17 @@ let earlyAppList: Promise<Answer | undefined> | undefined;
  * Takes the app list request index.html sent while the script downloaded (or sends it now, before
  * the first render): the composer waits for its answer. The next `api.listApps()` uses this answer;
  * a 401 or a network failure goes the ordinary way (asking for the token, the error message), as if
- * the early request had not been made.
+ * the early request had not been made. The promise settles (never rejects) once the answer is here.
  */
-export function requestAppListEarly(): void {
-  if (earlyAppList) return;
+export function requestAppListEarly(): Promise<unknown> {
+  if (earlyAppList) return earlyAppList;
   earlyAppList =
     window.__adkAppList ??
     fetchWithStoredToken('/list-apps', { headers: { 'content-type': 'application/json' } })
       .then(async (res) => ({ status: res.status, statusText: res.statusText, body: await res.text() }))
       .catch(() => undefined);
   window.__adkAppList = undefined;
+  return earlyAppList;
 }
 
 async function listApps(): Promise<string[]> {
