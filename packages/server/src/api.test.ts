@@ -44,6 +44,21 @@ async function newSession(state?: Record<string, unknown>): Promise<string> {
   return session.id;
 }
 
+/** POST /run_sse for the assistant app as user u1, with `newMessage` as text or a whole Content. */
+function runSse(
+  sessionId: string,
+  message: string | Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return call('POST', '/run_sse', {
+    appName: 'assistant',
+    userId: 'u1',
+    sessionId,
+    newMessage: typeof message === 'string' ? userText(message) : message,
+    ...extra,
+  });
+}
+
 describe('apps, health, version', () => {
   it('lists apps, plain and detailed (relative_path tolerated)', async () => {
     expect(await json('GET', '/list-apps?relative_path=./')).toEqual(['assistant', 'pipeline']);
@@ -187,12 +202,7 @@ describe('/run and /run_sse', () => {
 
   it('/run_sse frames one `data:` line per event and ends cleanly', async () => {
     const id = await newSession();
-    const response = await call('POST', '/run_sse', {
-      appName: 'assistant',
-      userId: 'u1',
-      sessionId: id,
-      newMessage: userText('weather in Paris'),
-    });
+    const response = await runSse(id, 'weather in Paris');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const { raw, events } = await readSse(response);
@@ -206,13 +216,7 @@ describe('/run and /run_sse', () => {
 
   it('/run_sse streams partial token chunks when streaming is true', async () => {
     const id = await newSession();
-    const response = await call('POST', '/run_sse', {
-      appName: 'assistant',
-      userId: 'u1',
-      sessionId: id,
-      newMessage: userText('stream me'),
-      streaming: true,
-    });
+    const response = await runSse(id, 'stream me', { streaming: true });
     const { events } = await readSse(response);
     const partials = events.filter((e) => e.partial === true);
     expect(partials.length).toBeGreaterThan(2);
@@ -228,27 +232,13 @@ describe('/run and /run_sse', () => {
 
   it('a failing model ends /run_sse with an error event, not a dropped connection', async () => {
     const id = await newSession();
-    const { events } = await readSse(
-      await call('POST', '/run_sse', {
-        appName: 'assistant',
-        userId: 'u1',
-        sessionId: id,
-        newMessage: userText('explode'),
-      }),
-    );
+    const { events } = await readSse(await runSse(id, 'explode'));
     expect(events.at(-1)).toMatchObject({ errorMessage: expect.stringContaining('the model exploded') });
   });
 
   it('pauses on a tool confirmation and resumes it over HTTP', async () => {
     const id = await newSession();
-    const first = await readSse(
-      await call('POST', '/run_sse', {
-        appName: 'assistant',
-        userId: 'u1',
-        sessionId: id,
-        newMessage: userText('delete notes.txt'),
-      }),
-    );
+    const first = await readSse(await runSse(id, 'delete notes.txt'));
     const request = first.events.find((e) =>
       (e.content as { parts: { functionCall?: { name: string } }[] } | undefined)?.parts.some(
         (p) => p.functionCall?.name === 'adk_request_confirmation',
@@ -311,26 +301,14 @@ describe('/run and /run_sse', () => {
 describe('artifacts', () => {
   it('lists, loads latest and by version, lists versions, deletes', async () => {
     const id = await newSession();
-    const { events } = await readSse(
-      await call('POST', '/run_sse', {
-        appName: 'assistant',
-        userId: 'u1',
-        sessionId: id,
-        newMessage: userText('save todo'),
-      }),
-    );
+    const { events } = await readSse(await runSse(id, 'save todo'));
     // The tool-response event carries artifactDelta; like ADK it is sent as content, then actions.
     const withDelta = events.filter(
       (e) => Object.keys((e.actions as { artifactDelta: object }).artifactDelta).length > 0,
     );
     expect(withDelta).toHaveLength(1);
     expect(withDelta[0]?.content).toBeUndefined();
-    await call('POST', '/run_sse', {
-      appName: 'assistant',
-      userId: 'u1',
-      sessionId: id,
-      newMessage: userText('save todo'),
-    }).then((r) => r.text());
+    await runSse(id, 'save todo').then((r) => r.text());
     const base = `${sessions}/${id}/artifacts`;
     expect(await json('GET', base)).toEqual(['todo']);
     expect(await json('GET', `${base}/todo/versions`)).toEqual([0, 1]);
