@@ -42,3 +42,4 @@ export {
   type SqlMemoryServiceOptions,
 } from './sql-memory-service.js';
 export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
+export type { SqlStoreOptions } from './sql-store.js';

@@ -19,24 +19,11 @@ import {
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
 import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
-import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import { microsFromMs, msFromMicros } from './rows.js';
-import { ensureMigrated } from './schema/ensure-migrated.js';
 import { storageTablesFor } from './schema/storage-tables.js';
-import { tablesFor } from './schema/tables.js';
-import type { AnyKysely } from './sql-session-service.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
-export interface SqlArtifactServiceOptions {
-  /** The database (Postgres, PGlite or SQLite through Kysely), usually the session service's. */
-  db: AnyKysely;
-  /** Prefix of the tables (default `adk_`), the same as the session tables'. */
-  tablePrefix?: string;
-  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
-  dialect?: SqlFamily;
-  /** Run the migrations before the first query (default true). */
-  migrate?: boolean;
-  /** Destroy `db` in close() (default false: the caller owns it). */
-  destroyOnClose?: boolean;
+export interface SqlArtifactServiceOptions extends SqlStoreOptions {
   /** Largest artifact accepted, in bytes of content (default 32 MiB). */
   maxArtifactBytes?: number;
 }
@@ -67,22 +54,15 @@ const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9
  * per-name counter row updated with an upsert, so concurrent saves of one name each get their own
  * number without retries. See the package README.
  */
-export class SqlArtifactService implements ArtifactService {
-  readonly family: SqlFamily;
-  private readonly db: AnyKysely;
-  private readonly f: SqlFlavor;
-  private readonly prefix: string;
+export class SqlArtifactService extends SqlStore implements ArtifactService {
   private readonly artifacts;
   private readonly names;
   private readonly maxBytes: number;
   /** PGlite converts bytea parameters to hex in JS, slowly: send it base64 text to decode instead. */
   private readonly decodeInDatabase: boolean;
 
-  constructor(private readonly options: SqlArtifactServiceOptions) {
-    this.db = options.db;
-    this.family = options.dialect ?? detectFamily(options.db);
-    this.f = flavorOf(this.family);
-    this.prefix = tablesFor(options.tablePrefix).prefix;
+  constructor(options: SqlArtifactServiceOptions) {
+    super(options);
     const t = storageTablesFor(this.prefix);
     this.artifacts = sql.table(t.artifacts);
     this.names = sql.table(t.artifactNames);
@@ -99,11 +79,6 @@ export class SqlArtifactService implements ArtifactService {
     const { connection, rest } = splitConnectionOptions(options);
     const db = await kyselyFromUrl(url, connection);
     return new SqlArtifactService({ destroyOnClose: true, ...rest, db });
-  }
-
-  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
-  async migrate(): Promise<void> {
-    await ensureMigrated(this.db, this.prefix, this.family);
   }
 
   async saveArtifact(params: SaveArtifactParams): Promise<number> {
@@ -198,14 +173,6 @@ export class SqlArtifactService implements ArtifactService {
       await sql`delete from ${this.names} where ${this.where(key)}`.execute(trx);
       await sql`delete from ${this.artifacts} where ${this.where(key)}`.execute(trx);
     });
-  }
-
-  async close(): Promise<void> {
-    if (this.options.destroyOnClose) await this.db.destroy();
-  }
-
-  private async ready(): Promise<void> {
-    if (this.options.migrate !== false) await this.migrate();
   }
 
   private key(ref: ArtifactRef) {

@@ -9,12 +9,10 @@ import {
 } from '@adk/core';
 import { sql } from 'kysely';
 import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
-import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import { microsFromMs } from './rows.js';
 import { credentialTableFor } from './schema/credential-migrations.js';
-import { ensureMigrated } from './schema/ensure-migrated.js';
 import { tablesFor } from './schema/tables.js';
-import type { AnyKysely } from './sql-session-service.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
 /** The environment variable the encryption key is read from. */
 export const CREDENTIAL_KEY_ENV = 'ADK_CREDENTIAL_KEY';
@@ -29,17 +27,7 @@ export class CredentialKeyError extends AdkError {
   }
 }
 
-export interface SqlCredentialServiceOptions {
-  /** The database (Postgres, PGlite or SQLite through Kysely), usually the session service's. */
-  db: AnyKysely;
-  /** Prefix of the tables (default `adk_`), the same as the session tables'. */
-  tablePrefix?: string;
-  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
-  dialect?: SqlFamily;
-  /** Run the migrations before the first query (default true). */
-  migrate?: boolean;
-  /** Destroy `db` in close() (default false: the caller owns it). */
-  destroyOnClose?: boolean;
+export interface SqlCredentialServiceOptions extends SqlStoreOptions {
   /**
    * The AES-256 key: 32 bytes, or their base64 / hex text. Default: the `ADK_CREDENTIAL_KEY`
    * environment variable (e.g. from `openssl rand -base64 32`).
@@ -78,21 +66,14 @@ interface Row {
  * IV per write; app, user and key bound in as associated data so a row cannot be moved to another
  * user). The key comes from `ADK_CREDENTIAL_KEY` or the options and never leaves the process.
  */
-export class SqlCredentialService implements CredentialService {
-  readonly family: SqlFamily;
-  private readonly db: AnyKysely;
-  private readonly f: SqlFlavor;
-  private readonly prefix: string;
+export class SqlCredentialService extends SqlStore implements CredentialService {
   private readonly table;
   private readonly key: Buffer;
   private readonly keyId: string;
 
-  constructor(private readonly options: SqlCredentialServiceOptions) {
-    this.db = options.db;
-    this.family = options.dialect ?? detectFamily(options.db);
-    this.f = flavorOf(this.family);
+  constructor(options: SqlCredentialServiceOptions) {
+    super(options);
     const tables = tablesFor(options.tablePrefix);
-    this.prefix = tables.prefix;
     this.table = sql.table(credentialTableFor(tables));
     this.key = parseKey(options.encryptionKey ?? process.env[CREDENTIAL_KEY_ENV]);
     this.keyId = createHash('sha256').update(this.key).digest('hex').slice(0, 16);
@@ -107,11 +88,6 @@ export class SqlCredentialService implements CredentialService {
     parseKey(rest.encryptionKey ?? process.env[CREDENTIAL_KEY_ENV]);
     const db = await kyselyFromUrl(url, connection);
     return new SqlCredentialService({ destroyOnClose: true, ...rest, db });
-  }
-
-  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
-  async migrate(): Promise<void> {
-    await ensureMigrated(this.db, this.prefix, this.family);
   }
 
   async loadCredential(params: CredentialScope & { key: string }): Promise<AuthCredential | undefined> {
@@ -150,14 +126,6 @@ export class SqlCredentialService implements CredentialService {
       where app_name = ${params.appName} and user_id = ${params.userId} and credential_key = ${params.key}`.execute(
       this.db,
     );
-  }
-
-  async close(): Promise<void> {
-    if (this.options.destroyOnClose) await this.db.destroy();
-  }
-
-  private async ready(): Promise<void> {
-    if (this.options.migrate !== false) await this.migrate();
   }
 
   private aad(params: CredentialScope & { key: string }): Buffer {

@@ -13,13 +13,11 @@ import {
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
 import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
-import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor, stringifyJson } from './dialects/flavor.js';
+import { stringifyJson } from './dialects/flavor.js';
 import { ftsQuery, queryTerms, searchText, tsQuery } from './memory-text.js';
 import { microsFromMs, msFromMicros } from './rows.js';
-import { ensureMigrated } from './schema/ensure-migrated.js';
 import { storageTablesFor } from './schema/storage-tables.js';
-import { tablesFor } from './schema/tables.js';
-import type { AnyKysely } from './sql-session-service.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
 /** A pluggable embedding model for vector search (used when pgvector is available). */
 export interface MemoryEmbeddings {
@@ -34,17 +32,7 @@ export interface MemoryEmbeddings {
   required?: boolean;
 }
 
-export interface SqlMemoryServiceOptions {
-  /** The database (Postgres, PGlite or SQLite through Kysely), usually the session service's. */
-  db: AnyKysely;
-  /** Prefix of the tables (default `adk_`), the same as the session tables'. */
-  tablePrefix?: string;
-  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
-  dialect?: SqlFamily;
-  /** Run the migrations before the first query (default true). */
-  migrate?: boolean;
-  /** Destroy `db` in close() (default false: the caller owns it). */
-  destroyOnClose?: boolean;
+export interface SqlMemoryServiceOptions extends SqlStoreOptions {
   /** Adds vector similarity to the full-text ranking (Postgres/PGlite with pgvector). */
   embeddings?: MemoryEmbeddings;
 }
@@ -69,21 +57,14 @@ const RRF_K = 60;
  * scoped to the app and user and ranked (`ts_rank`, `bm25`). With `embeddings` and pgvector, vector
  * similarity is fused into the ranking. See the package README.
  */
-export class SqlMemoryService implements MemoryService {
-  readonly family: SqlFamily;
-  private readonly db: AnyKysely;
-  private readonly f: SqlFlavor;
-  private readonly prefix: string;
+export class SqlMemoryService extends SqlStore implements MemoryService {
   private readonly entriesName: string;
   private readonly entries;
   private readonly fts;
   private vectorReady: Promise<boolean> | undefined;
 
   constructor(private readonly options: SqlMemoryServiceOptions) {
-    this.db = options.db;
-    this.family = options.dialect ?? detectFamily(options.db);
-    this.f = flavorOf(this.family);
-    this.prefix = tablesFor(options.tablePrefix).prefix;
+    super(options);
     const t = storageTablesFor(this.prefix);
     this.entriesName = t.memoryEntries;
     this.entries = sql.table(t.memoryEntries);
@@ -103,11 +84,6 @@ export class SqlMemoryService implements MemoryService {
     const { connection, rest } = splitConnectionOptions(options);
     const db = await kyselyFromUrl(url, connection);
     return new SqlMemoryService({ destroyOnClose: true, ...rest, db });
-  }
-
-  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
-  async migrate(): Promise<void> {
-    await ensureMigrated(this.db, this.prefix, this.family);
   }
 
   /**
@@ -217,14 +193,6 @@ export class SqlMemoryService implements MemoryService {
       (a, b) => b.score - a.score || Number(b.row.timestamp_us ?? 0) - Number(a.row.timestamp_us ?? 0),
     );
     return { memories: ranked.slice(0, limit).map(({ row, score }) => toEntry(row, score)) };
-  }
-
-  async close(): Promise<void> {
-    if (this.options.destroyOnClose) await this.db.destroy();
-  }
-
-  private async ready(): Promise<void> {
-    if (this.options.migrate !== false) await this.migrate();
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {

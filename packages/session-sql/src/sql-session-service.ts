@@ -23,7 +23,7 @@ import {
 } from '@adk/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
-import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
+import type { SqlFlavor } from './dialects/flavor.js';
 import {
   decodePageToken,
   type EventRow,
@@ -34,9 +34,9 @@ import {
   parseState,
 } from './rows.js';
 import { AdvisoryRunLocks, isSharedServer } from './run-locks.js';
-import { migrateToLatest } from './schema/migrations.js';
 import { type Tables, tablesFor } from './schema/tables.js';
 import { type CachedLog, SessionLogCache } from './session-log-cache.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
 /**
  * Any Kysely instance: the service only runs its own SQL through it, whatever the caller's
@@ -45,20 +45,7 @@ import { type CachedLog, SessionLogCache } from './session-log-cache.js';
 // biome-ignore lint/suspicious/noExplicitAny: Kysely<DB> is invariant in DB; accept every DB type
 export type AnyKysely = Kysely<any>;
 
-export interface SqlSessionServiceOptions {
-  /** The database. PGlite, Postgres (`pg`) and SQLite (`node:sqlite`) dialects are supported. */
-  db: AnyKysely;
-  /** Prefix of the four tables (default `adk_`). */
-  tablePrefix?: string;
-  /** The SQL family, when it cannot be recognised from the Kysely instance's adapter. */
-  dialect?: SqlFamily;
-  /**
-   * Run the migrations before the first query (default true). Set false when migrations are run
-   * explicitly, e.g. with `migrateToLatest(db)` in a deploy step.
-   */
-  migrate?: boolean;
-  /** Destroy `db` in close() (default false: the caller owns it). */
-  destroyOnClose?: boolean;
+export interface SqlSessionServiceOptions extends SqlStoreOptions {
   /**
    * Hold a Postgres advisory lock per session while a Runner runs it, so several processes on one
    * database never run one session at once (see the README's "Several instances"). Default: on for
@@ -85,29 +72,19 @@ interface SessionRow {
   user_state: string | null;
 }
 
-/** Migrations already run (or running) per database and prefix, so many services migrate once. */
-const migrated = new WeakMap<AnyKysely, Map<string, Promise<unknown>>>();
-
 /**
  * The production SessionService: sessions, events and shared state in Postgres, PGlite or SQLite,
  * through Kysely. See the package README for the schema and the guarantees.
  */
-export class SqlSessionService implements SessionService {
-  readonly family: SqlFamily;
-  private readonly db: AnyKysely;
-  private readonly f: SqlFlavor;
+export class SqlSessionService extends SqlStore implements SessionService {
   private readonly t: Tables;
-  private readonly options: SqlSessionServiceOptions;
   private readonly sessions;
   private readonly events;
   private readonly appStates;
   private readonly userStates;
 
   constructor(options: SqlSessionServiceOptions) {
-    this.options = options;
-    this.db = options.db;
-    this.family = options.dialect ?? detectFamily(options.db);
-    this.f = flavorOf(this.family);
+    super(options);
     this.t = tablesFor(options.tablePrefix);
     this.sessions = sql.table(this.t.sessions);
     this.events = sql.table(this.t.events);
@@ -140,26 +117,6 @@ export class SqlSessionService implements SessionService {
     const { connection, rest } = splitConnectionOptions(options);
     const db = await kyselyFromUrl(url, connection);
     return new SqlSessionService({ destroyOnClose: true, ...rest, db });
-  }
-
-  /** Runs the migrations now (idempotent); otherwise they run before the first query. */
-  async migrate(): Promise<void> {
-    let perDb = migrated.get(this.db);
-    if (!perDb) {
-      perDb = new Map();
-      migrated.set(this.db, perDb);
-    }
-    let running = perDb.get(this.t.prefix);
-    if (!running) {
-      running = migrateToLatest(this.db, { tablePrefix: this.t.prefix, dialect: this.family });
-      perDb.set(this.t.prefix, running);
-      running.catch(() => perDb.delete(this.t.prefix));
-    }
-    await running;
-  }
-
-  private async ready(): Promise<void> {
-    if (this.options.migrate !== false) await this.migrate();
   }
 
   async createSession(params: CreateSessionParams): Promise<Session> {
@@ -385,9 +342,9 @@ export class SqlSessionService implements SessionService {
     );
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await this.runLocks?.close();
-    if (this.options.destroyOnClose) await this.db.destroy();
+    await super.close();
   }
 
   private async upsertState(
