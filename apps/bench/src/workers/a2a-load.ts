@@ -1,7 +1,8 @@
 // Child process: a bounded load of A2A JSON-RPC requests (SendMessage, or SendStreamingMessage read
 // to its end) against one server; prints requests per second, latencies and errors. It uses
 // node:http with keep-alive rather than fetch, so that the client costs as little CPU as it can.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
+import { postJson } from '../harness/http-post.js';
 import { emitResult, workerArgs } from './protocol.js';
 
 export interface A2aLoadArgs {
@@ -35,42 +36,11 @@ function body(method: string): string {
   });
 }
 
-function post(
-  url: URL,
-  agent: Agent,
-  payload: string,
-  accept: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          accept,
-          'a2a-version': '1.0',
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 async function sendOnce(url: URL, agent: Agent): Promise<void> {
-  const { status, text } = await post(url, agent, body('SendMessage'), 'application/json');
+  const { status, text } = await postJson(url, agent, body('SendMessage'), {
+    accept: 'application/json',
+    'a2a-version': '1.0',
+  });
   const json = JSON.parse(text) as { result?: { task?: { status?: { state?: string } } }; error?: unknown };
   if (status !== 200 || json.error || json.result?.task?.status?.state !== 'TASK_STATE_COMPLETED') {
     throw new Error(`SendMessage: HTTP ${status} ${text.slice(0, 300)}`);
@@ -78,7 +48,10 @@ async function sendOnce(url: URL, agent: Agent): Promise<void> {
 }
 
 async function streamOnce(url: URL, agent: Agent): Promise<number> {
-  const { status, text } = await post(url, agent, body('SendStreamingMessage'), 'text/event-stream');
+  const { status, text } = await postJson(url, agent, body('SendStreamingMessage'), {
+    accept: 'text/event-stream',
+    'a2a-version': '1.0',
+  });
   if (status !== 200) throw new Error(`SendStreamingMessage: HTTP ${status} ${text.slice(0, 300)}`);
   const events = text
     .split(/\r?\n\r?\n/)

@@ -1,8 +1,9 @@
 // Child process: `sessions` concurrent conversations against an ADK api_server, each running `turns`
 // turns one after the other through POST /run_sse (each reply read to its end and checked); prints
 // turns per second, per-turn latencies and errors. node:http with keep-alive, as in the A2A load.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { FINAL_TEXT } from '../frameworks/types.js';
+import { postJson } from '../harness/http-post.js';
 import { emitResult, workerArgs } from './protocol.js';
 
 export interface ServerLoadArgs {
@@ -23,37 +24,13 @@ export interface ServerLoadResult {
   eventsPerTurn: number;
 }
 
-function post(url: URL, agent: Agent, payload: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 async function main(): Promise<void> {
   const args = workerArgs<ServerLoadArgs>();
   const base = new URL(args.url);
   const agent = new Agent({ keepAlive: true, maxSockets: args.sessions });
   const ids = Array.from({ length: args.sessions }, (_, i) => `${args.prefix}-${process.pid}-${i}`);
   for (const sessionId of ids) {
-    const { status, text } = await post(
+    const { status, text } = await postJson(
       // The id in the path: the form every ADK api_server takes (devtools ignores a body id).
       new URL(`/apps/bench/users/bench-user/sessions/${sessionId}`, base),
       agent,
@@ -78,7 +55,7 @@ async function main(): Promise<void> {
         });
         const t0 = performance.now();
         try {
-          const { status, text } = await post(runUrl, agent, payload);
+          const { status, text } = await postJson(runUrl, agent, payload);
           const frames = text.split('\n\n').filter((f) => f.startsWith('data: '));
           const last =
             frames.length > 0
