@@ -4,7 +4,7 @@ import { ConfigError } from '@adk/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import { nodeSqliteDialect } from './dialects/node-sqlite-dialect.js';
 import { preparingClient } from './dialects/pg-prepared.js';
-import { PgliteDialect, type PgliteLike, type PgliteProtocol } from './dialects/pglite-dialect.js';
+import { PgliteDialect, type PgliteLike, pgliteProtocol } from './dialects/pglite-dialect.js';
 import { MAX_PREPARED_STATEMENTS } from './dialects/statement-names.js';
 import { markSharedServer } from './run-locks.js';
 import type { AnyKysely } from './sql-session-service.js';
@@ -94,23 +94,17 @@ export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions =
       return db;
     }
     case 'pglite': {
-      const { PGlite, protocol, parse } = await importDriver<typeof import('@electric-sql/pglite')>(
+      const pgliteModule = await importDriver<typeof import('@electric-sql/pglite')>(
         '@electric-sql/pglite',
         'pglite://',
       );
+      const { PGlite } = pgliteModule;
       const dataDir = location.dataDir;
       if (dataDir !== undefined) await mkdir(resolve(dataDir), { recursive: true });
       const pglite: PgliteLike = dataDir === undefined ? new PGlite() : new PGlite(resolve(dataDir));
-      const prepared: PgliteProtocol = {
-        serialize: protocol.serialize,
-        parseResults: parse.parseResults as PgliteProtocol['parseResults'],
-        parseDescribeStatementResults: parse.parseDescribeStatementResults,
-      };
+      const protocol = options.preparedStatements === false ? undefined : pgliteProtocol(pgliteModule);
       return new Kysely<unknown>({
-        dialect: new PgliteDialect({
-          pglite,
-          ...(options.preparedStatements === false ? {} : { protocol: prepared }),
-        }),
+        dialect: new PgliteDialect({ pglite, ...(protocol ? { protocol } : {}) }),
       });
     }
     case 'sqlite': {

@@ -18,6 +18,7 @@ export {
   type PgliteLike,
   type PgliteProtocol,
   type PgliteQueryable,
+  pgliteProtocol,
 } from './dialects/pglite-dialect.js';
 export { credentialMigrations, credentialTableFor } from './schema/credential-migrations.js';
 export {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { kyselyFromUrl, SqlSessionService } from './index.js';
+import { kyselyFromUrl, pgliteProtocol, SqlSessionService } from './index.js';
 
 const postgres = inject('postgres');
 const targets = [
@@ -119,4 +119,13 @@ describe.each(targets)('$name: prepared statements', ({ url, skipReason }) => {
       }
     },
   );
+});
+
+describe('pgliteProtocol', () => {
+  it("takes PGlite's helpers from its module, and is undefined for a release without them", async () => {
+    const protocol = pgliteProtocol(await import('@electric-sql/pglite'));
+    expect(typeof protocol?.serialize.parse).toBe('function');
+    expect(pgliteProtocol({})).toBeUndefined();
+    expect(pgliteProtocol({ protocol: { serialize: {} }, parse: {} })).toBeUndefined();
+  });
 });

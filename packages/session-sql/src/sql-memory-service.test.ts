@@ -199,12 +199,15 @@ for (const target of testDatabases()) {
 describe('pgvector on PGlite 0.4 (with its vector extension)', () => {
   let db: AnyKysely;
   beforeAll(async () => {
-    const { PGlite } = await import('pglite-with-vector');
+    const pgliteModule = await import('pglite-with-vector');
     const { vector } = await import('pglite-with-vector/vector');
     const { Kysely } = await import('kysely');
-    const { PgliteDialect } = await import('./index.js');
-    const pglite = new PGlite({ extensions: { vector } });
-    db = new Kysely<unknown>({ dialect: new PgliteDialect({ pglite }) });
+    const { PgliteDialect, pgliteProtocol } = await import('./index.js');
+    const pglite = new pgliteModule.PGlite({ extensions: { vector } });
+    // With PGlite 0.4's protocol helpers: prepared statements on the older release too.
+    const protocol = pgliteProtocol(pgliteModule);
+    expect(protocol).toBeDefined();
+    db = new Kysely<unknown>({ dialect: new PgliteDialect({ pglite, ...(protocol ? { protocol } : {}) }) });
   });
   afterAll(async () => {
     await db?.destroy();

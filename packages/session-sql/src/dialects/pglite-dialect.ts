@@ -57,6 +57,33 @@ export interface PgliteProtocol {
   parseDescribeStatementResults(messages: PgliteBackendMessage[]): number[];
 }
 
+/**
+ * The protocol helpers of an imported `@electric-sql/pglite` module, for `PgliteDialect`'s
+ * `protocol` option: `new PgliteDialect({ pglite, protocol: pgliteProtocol(await import('@electric-sql/pglite')) })`.
+ * Undefined for a PGlite release without them (statements then run unnamed).
+ */
+export function pgliteProtocol(module: {
+  protocol?: { serialize?: unknown };
+  parse?: { parseResults?: unknown; parseDescribeStatementResults?: unknown };
+}): PgliteProtocol | undefined {
+  const serialize = module.protocol?.serialize;
+  const parseResults = module.parse?.parseResults;
+  const parseDescribeStatementResults = module.parse?.parseDescribeStatementResults;
+  if (
+    typeof serialize !== 'object' ||
+    serialize === null ||
+    typeof parseResults !== 'function' ||
+    typeof parseDescribeStatementResults !== 'function'
+  )
+    return undefined;
+  return {
+    serialize: serialize as PgliteProtocol['serialize'],
+    parseResults: parseResults as PgliteProtocol['parseResults'],
+    parseDescribeStatementResults:
+      parseDescribeStatementResults as PgliteProtocol['parseDescribeStatementResults'],
+  };
+}
+
 /** The protocol-level part of a PGlite instance that prepared statements use. */
 interface PgliteWire {
   execProtocolStream(message: Uint8Array, options: { syncToFs: boolean }): Promise<PgliteBackendMessage[]>;
