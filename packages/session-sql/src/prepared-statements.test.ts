@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { kyselyFromUrl, pgliteProtocol, SqlSessionService } from './index.js';
+import { kyselyFromUrl, PgliteDialect, pgliteProtocol, SqlSessionService } from './index.js';
 
 const postgres = inject('postgres');
 const targets = [
@@ -119,6 +119,90 @@ describe.each(targets)('$name: prepared statements', ({ url, skipReason }) => {
       }
     },
   );
+});
+
+describe.each(targets)('$name: statements without parameters', ({ url, skipReason }) => {
+  it.skipIf(skipReason)(
+    'several statements in one text run every time (they are never prepared)',
+    async () => {
+      const db = await kyselyFromUrl(url, { maxConnections: 1 });
+      try {
+        if (url.startsWith('pglite')) {
+          // PGlite's own query sends every statement through the extended protocol: one per text.
+          for (let i = 0; i < 3; i++) await sql`select 1`.execute(db);
+        } else {
+          for (let i = 0; i < 3; i++) await sql.raw('select 1; select 2').execute(db);
+        }
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
+});
+
+describe('pglite: named statements belong to the PGlite instance', () => {
+  const open = async () => {
+    const pgliteModule = await import('@electric-sql/pglite');
+    const protocol = pgliteProtocol(pgliteModule);
+    const pglite = new pgliteModule.PGlite();
+    const dialect = () =>
+      new Kysely<unknown>({
+        dialect: new PgliteDialect({ pglite, closeOnDestroy: false, ...(protocol ? { protocol } : {}) }),
+      });
+    return { pglite, dialect };
+  };
+
+  it('a Kysely rebuilt on the same instance, and two at once, share its statement names', async () => {
+    const { pglite, dialect } = await open();
+    const first = dialect();
+    for (const n of [1, 2]) await sql`select ${n}::int + 1 as n`.execute(first);
+    await first.destroy();
+    const second = dialect();
+    const third = dialect();
+    const answers: unknown[] = [];
+    for (const n of [1, 2, 3]) {
+      answers.push((await sql<{ n: number }>`select ${n}::int + 2 as n`.execute(second)).rows[0]?.n);
+      answers.push((await sql<{ n: number }>`select ${n}::int + 1 as n`.execute(third)).rows[0]?.n);
+    }
+    expect(answers).toEqual([3, 2, 4, 3, 5, 4]);
+    await second.destroy();
+    await third.destroy();
+    await pglite.close();
+  });
+
+  it('a named statement waits for a transaction another user of the instance has open', async () => {
+    const { pglite, dialect } = await open();
+    const db = dialect();
+    await sql`create table waits (id int)`.execute(db);
+    const insert = (id: number) => sql`insert into waits (id) values (${id})`.execute(db);
+    await insert(1);
+    await insert(2); // named from here on
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const other = pglite
+      .transaction(async (tx) => {
+        await tx.query('insert into waits (id) values (100)');
+        await gate;
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    let done = false;
+    const mine = insert(42).then(() => {
+      done = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done).toBe(false);
+    release();
+    await other;
+    await mine;
+    const { rows } = await sql<{ id: number }>`select id from waits order by id`.execute(db);
+    expect(rows.map((row) => row.id)).toEqual([1, 2, 42]);
+    await db.destroy();
+    await pglite.close();
+  });
 });
 
 describe('pgliteProtocol', () => {

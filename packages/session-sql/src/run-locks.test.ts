@@ -133,4 +133,25 @@ describe.skipIf(target.skipReason !== undefined)(suiteTitle(target, 'run locks a
     expect(bAll.every((lock) => lock !== undefined)).toBe(true);
     await Promise.all(bAll.map((lock) => lock?.release()));
   });
+
+  it('close() lets queued lock operations finish first, then releases everything; later ones are refused', async () => {
+    const closing = new SqlSessionService({ db: await target.open(), destroyOnClose: true });
+    const appName = `locks-${run}`;
+    const keys = Array.from({ length: 50 }, (_, i) => ({
+      appName,
+      userId: 'u',
+      sessionId: `close-${run}-${i}`,
+    }));
+    const taken = Promise.all(keys.map((key) => closing.acquireRunLock?.(key, { wait: false })));
+    await closing.close();
+    expect((await taken).every((lock) => lock !== undefined)).toBe(true);
+    // Nothing stayed behind on a pooled connection: the other instance takes every session.
+    const other = await Promise.all(keys.map((key) => b.acquireRunLock?.(key, { wait: false })));
+    expect(other.every((lock) => lock !== undefined)).toBe(true);
+    await Promise.all(other.map((lock) => lock?.release()));
+    const late = await closing
+      .acquireRunLock?.(keys[0] as (typeof keys)[number], { wait: false })
+      .catch((e) => e);
+    expect(isAdkError(late, 'CANCELLED')).toBe(true);
+  });
 });

@@ -19,6 +19,16 @@ export function lockName(namespace: string, key: SessionKey): string {
   return JSON.stringify([namespace, key.appName, key.userId, key.sessionId]);
 }
 
+/**
+ * Whether a failure is the connection's rather than the statement's: no SQLSTATE (the socket
+ * closed, pg's "Connection terminated"), class 08 (connection exception) or 57P0x (the server is
+ * shutting down or the backend was terminated).
+ */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code !== 'string' || code.startsWith('08') || code.startsWith('57P');
+}
+
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 50;
 /** Lock operations sent in one statement at most. */
@@ -68,7 +78,8 @@ export class AdvisoryRunLocks {
   private releaseConnection: (() => void) | undefined;
   private readonly held = new Map<string, number>();
   private readonly pending: LockOp[] = [];
-  private flushing = false;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     private readonly db: AnyKysely,
@@ -106,14 +117,17 @@ export class AdvisoryRunLocks {
    * the next one, in order: under load a single round trip takes and releases many sessions' locks.
    */
   private submit(kind: LockOp['kind'], name: string): Promise<boolean> {
+    if (this.closed)
+      return Promise.reject(
+        new CancelledError('The session service was closed while a run wanted its session'),
+      );
     return new Promise<boolean>((resolve, reject) => {
       this.pending.push({ kind, name, resolve, reject });
-      if (!this.flushing) void this.flush();
+      this.flushing ??= this.flush();
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     try {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, MAX_BATCH);
@@ -127,7 +141,7 @@ export class AdvisoryRunLocks {
         }
       }
     } finally {
-      this.flushing = false;
+      this.flushing = undefined;
     }
   }
 
@@ -136,7 +150,9 @@ export class AdvisoryRunLocks {
     const conn = await this.conn();
     try {
       return await statement.execute(conn);
-    } catch {
+    } catch (error) {
+      // A statement that failed on a live connection fails again: the locks it holds stay.
+      if (!isConnectionError(error)) throw error;
       // The connection goes back to the pool: it must not keep locks that nobody will release. On a
       // dead connection this fails too, and the server has released them already.
       await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
@@ -177,6 +193,9 @@ export class AdvisoryRunLocks {
 
   /** Releases every lock of this process and returns the connection to its pool. */
   async close(): Promise<void> {
+    this.closed = true;
+    // Operations already queued finish first, so no lock is taken after the connection is cleared.
+    await this.flushing;
     const conn = await this.connection?.catch(() => undefined);
     if (conn) await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
     this.dropConnection();

@@ -20,6 +20,17 @@ describe('payloadJson', () => {
       contents: [{ parts: [{ text: 'hi' }, { inlineData: { data: '<3 bytes not recorded>' } }] }],
       n: '2',
     });
+    // toJSON stands for its object, as in JSON.stringify; inline data without bytes is still walked.
+    const withToJson = payloadJson({
+      at: new Date(0),
+      custom: { toJSON: () => ({ inlineData: { data: 'AAAA' } }) },
+      odd: { inlineData: { note: 1n } },
+    });
+    expect(JSON.parse(withToJson)).toEqual({
+      at: '1970-01-01T00:00:00.000Z',
+      custom: { inlineData: { data: '<3 bytes not recorded>' } },
+      odd: { inlineData: { note: '1' } },
+    });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(JSON.parse(payloadJson(cyclic))).toHaveProperty('unrecorded');

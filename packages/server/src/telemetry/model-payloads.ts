@@ -14,8 +14,8 @@ function inlineSize(data: unknown): number | undefined {
   return undefined;
 }
 
-/** Deeper than this is taken for a cycle (model payloads are a few levels deep). */
-const MAX_DEPTH = 100;
+/** Deeper than this is taken for a cycle (model payloads are a few levels deep, JSON Schemas some more). */
+const MAX_DEPTH = 1000;
 
 /**
  * `value` with every `inlineData` object's bytes replaced by their size and bigints as strings,
@@ -27,6 +27,9 @@ function withoutInlineBytes(value: unknown, depth: number): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (depth > MAX_DEPTH) throw new TypeError('the payload is cyclic or too deeply nested');
+  // As JSON.stringify would: what toJSON gives stands for the object (Dates give strings).
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return withoutInlineBytes(toJson.call(value), depth + 1);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -44,7 +47,10 @@ function withoutInlineBytes(value: unknown, depth: number): unknown {
     let stripped: unknown;
     if (key === 'inlineData' && item && typeof item === 'object') {
       const size = inlineSize((item as { data?: unknown }).data);
-      stripped = size === undefined ? item : { ...item, data: `<${size} bytes not recorded>` };
+      stripped =
+        size === undefined
+          ? withoutInlineBytes(item, depth + 1)
+          : { ...item, data: `<${size} bytes not recorded>` };
     } else stripped = withoutInlineBytes(item, depth + 1);
     if (stripped !== item) {
       copy ??= { ...value };
@@ -72,10 +78,13 @@ export function payloadJson(value: unknown, limit = PAYLOAD_LIMIT): string {
 
 function describeFailure(error: unknown): { code?: string; message: string } {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return {
-    ...(typeof code === 'string' ? { code } : {}),
-    message: error instanceof Error ? error.message : String(error),
-  };
+  let message: string;
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    message = 'an error that cannot be shown as text';
+  }
+  return { ...(typeof code === 'string' ? { code } : {}), message };
 }
 
 /**

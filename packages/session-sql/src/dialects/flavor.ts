@@ -21,8 +21,7 @@ export interface SqlFlavor {
     bool: RawBuilder<unknown>;
     textArray: RawBuilder<unknown>;
   };
-  /** A JSON value as a parameter of the column's JSON type. */
-  /** A JSON value as a parameter; `what` names it in a ValidationError (default "value"). */
+  /** A JSON value as a parameter of the column's JSON type; `what` names it in a ValidationError (default "value"). */
   json(value: unknown, what?: string): RawBuilder<unknown>;
   /** A JSON column read as text. */
   jsonText(column: RawBuilder<unknown>): RawBuilder<string>;

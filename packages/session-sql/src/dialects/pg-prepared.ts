@@ -14,14 +14,16 @@ import { StatementNames } from './statement-names.js';
 export function preparingClient(Client: typeof pg.Client, maxStatements: number): typeof pg.Client {
   const names = new StatementNames(maxStatements);
   class PreparingClient extends Client {
-    // pg's overloads: only (text, values) calls are rewritten; query configs, cursors and callbacks
-    // pass through untouched.
+    // pg's overloads: only (text, values) calls with values are rewritten; query configs, cursors
+    // and callbacks pass through untouched.
     override query(...args: unknown[]): never {
       const query = super.query as unknown as (...all: unknown[]) => never;
       const [text, values] = args;
-      if (typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values))) {
+      // Only statements with parameters: pg sends the others as simple queries, which may hold
+      // several statements, and a prepared statement may not.
+      if (typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0) {
         const name = names.nameFor(text);
-        if (name !== undefined) return query.call(this, { name, text, values: values ?? [] });
+        if (name !== undefined) return query.call(this, { name, text, values });
       }
       return query.apply(this, args);
     }

@@ -47,6 +47,7 @@ export interface PgliteProtocol {
     describe(options: { type: 'S' | 'P'; name?: string }): Uint8Array;
     bind(options: { statement?: string; values?: (string | null)[] }): Uint8Array;
     execute(options: Record<string, never>): Uint8Array;
+    close(options: { type: 'S' | 'P'; name?: string }): Uint8Array;
     sync(): Uint8Array;
   };
   parseResults(
@@ -87,7 +88,10 @@ export function pgliteProtocol(module: {
 /** The protocol-level part of a PGlite instance that prepared statements use. */
 interface PgliteWire {
   execProtocolStream(message: Uint8Array, options: { syncToFs: boolean }): Promise<PgliteBackendMessage[]>;
+  /** PGlite's query lock (what its own queries hold while they talk to the backend). */
   runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** PGlite's transaction lock, which its `query` takes first outside a transaction. */
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
   syncToFs(): Promise<void>;
   serializers: Record<number | string, ((value: unknown) => string) | undefined>;
   parsers: Record<number | string, unknown>;
@@ -203,6 +207,7 @@ function preparedWire(
     !protocol ||
     typeof wire.execProtocolStream !== 'function' ||
     typeof wire.runExclusive !== 'function' ||
+    typeof wire._runExclusiveTransaction !== 'function' ||
     typeof wire.syncToFs !== 'function' ||
     typeof wire.serializers !== 'object' ||
     typeof wire.parsers !== 'object'
@@ -211,21 +216,41 @@ function preparedWire(
   return { wire: wire as PgliteWire, protocol };
 }
 
+/**
+ * Named statements live in the PGlite instance, not in a dialect: every dialect on one instance
+ * (a Kysely rebuilt on it, or two at once) shares the names and what is prepared.
+ */
+interface PreparedState {
+  names: StatementNames;
+  /** Statements prepared on the instance, with their parameter types. */
+  types: Map<string, number[]>;
+}
+const preparedByInstance = new WeakMap<object, PreparedState>();
+
+function preparedStateOf(pglite: object): PreparedState {
+  let state = preparedByInstance.get(pglite);
+  if (!state) {
+    state = { names: new StatementNames(MAX_PREPARED_STATEMENTS), types: new Map() };
+    preparedByInstance.set(pglite, state);
+  }
+  return state;
+}
+
 class PgliteConnection implements DatabaseConnection {
   private tx: PgliteQueryable | undefined;
   private finish: ((commit: boolean) => void) | undefined;
   private done: Promise<unknown> | undefined;
-  private readonly names = new StatementNames(MAX_PREPARED_STATEMENTS);
-  /** Named statements prepared on this instance, with their parameter types. */
-  private readonly prepared = new Map<string, number[]>();
+  private readonly prepared: PreparedState;
 
   constructor(
     private readonly pglite: PgliteLike,
     private readonly peer: { wire: PgliteWire; protocol: PgliteProtocol } | undefined,
-  ) {}
+  ) {
+    this.prepared = preparedStateOf(pglite);
+  }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const name = this.peer ? this.names.nameFor(compiled.sql) : undefined;
+    const name = this.peer ? this.prepared.names.nameFor(compiled.sql) : undefined;
     const result =
       name !== undefined && this.peer
         ? await this.runPrepared<R>(this.peer, name, compiled.sql, compiled.parameters)
@@ -245,9 +270,9 @@ class PgliteConnection implements DatabaseConnection {
   /**
    * Runs a named statement through PGlite's protocol entry point, the way its own `query` runs an
    * unnamed one (parameters serialized by type, results parsed by PGlite's parsers), but parsing and
-   * describing the statement only the first time. Inside a transaction this runs under PGlite's
-   * query lock like the transaction's own queries; outside one, it syncs to the file system after,
-   * as `query` does.
+   * describing the statement only the first time. Inside this dialect's transaction it runs under
+   * PGlite's query lock like the transaction's own queries; outside one it first takes PGlite's
+   * transaction lock and syncs to the file system after, as `query` does.
    */
   private async runPrepared<R>(
     peer: { wire: PgliteWire; protocol: PgliteProtocol },
@@ -259,19 +284,36 @@ class PgliteConnection implements DatabaseConnection {
     const { serialize } = protocol;
     const send = (message: Uint8Array) => wire.execProtocolStream(message, { syncToFs: false });
     const inTransaction = this.tx !== undefined;
-    return wire.runExclusive(async () => {
-      let types = this.prepared.get(name);
-      if (!types) {
-        const described: PgliteBackendMessage[] = [];
-        try {
-          await send(serialize.parse({ name, text }));
-          described.push(...(await send(serialize.describe({ type: 'S', name }))));
-        } finally {
-          described.push(...(await send(serialize.sync())));
+    const run = () =>
+      wire.runExclusive(async () => {
+        let types = this.prepared.types.get(name);
+        if (!types) {
+          types = await prepare();
+          this.prepared.types.set(name, types);
         }
-        types = protocol.parseDescribeStatementResults(described);
-        this.prepared.set(name, types);
+        return execute(types);
+      });
+    const prepare = async (): Promise<number[]> => {
+      const described: PgliteBackendMessage[] = [];
+      let parsed = false;
+      try {
+        await send(serialize.parse({ name, text }));
+        parsed = true;
+        described.push(...(await send(serialize.describe({ type: 'S', name }))));
+      } catch (error) {
+        await send(serialize.sync()).catch(() => undefined);
+        // A statement parsed but not described would hold its name unrecorded: let it go (after
+        // the Sync, since the backend skips everything after an error until one).
+        if (parsed) {
+          await send(serialize.close({ type: 'S', name })).catch(() => undefined);
+          await send(serialize.sync()).catch(() => undefined);
+        }
+        throw error;
       }
+      described.push(...(await send(serialize.sync())));
+      return protocol.parseDescribeStatementResults(described);
+    };
+    const execute = async (types: number[]) => {
       const values = parameters.map((value, i) => {
         if (value === null || value === undefined) return null;
         const serializer = wire.serializers[types[i] ?? -1];
@@ -291,7 +333,10 @@ class PgliteConnection implements DatabaseConnection {
         rows: (result?.rows ?? []) as R[],
         ...(result?.affectedRows != null ? { affectedRows: result.affectedRows } : {}),
       };
-    });
+    };
+    // Outside this dialect's transaction, wait like PGlite's own query for any transaction another
+    // user of the instance has open, so the statement never runs (or syncs) inside it.
+    return inTransaction ? run() : wire._runExclusiveTransaction(run);
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not supported by PGlite
