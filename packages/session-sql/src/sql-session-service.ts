@@ -138,15 +138,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
         );
       }
       // Shared rows are created on first use, so that empty scopes read back as {}.
-      await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
-      await this.upsertState(
-        trx,
-        this.userStates,
-        sql`app_name, user_id`,
-        [appName, userId],
-        split.user,
-        now,
-      );
+      await this.upsertSharedState(trx, appName, userId, split, now, { createEmpty: true });
       return this.selectSession(trx, { appName, userId, sessionId });
     });
     if (!row) throw new NotFoundError(`Session ${sessionId} vanished while it was being created`);
@@ -306,19 +298,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
         on conflict do nothing`.execute(trx);
         if (inserted.numAffectedRows === 0n)
           throw new AlreadyExistsError(`Event ${e.id} is already stored in session ${sessionId}`);
-        // Shared scopes are merged by the database (no read-modify-write), always app before user so
-        // that concurrent transactions lock rows in the same order.
-        if (hasKeys(split.app))
-          await this.upsertState(trx, this.appStates, sql`app_name`, [appName], split.app, now);
-        if (hasKeys(split.user))
-          await this.upsertState(
-            trx,
-            this.userStates,
-            sql`app_name, user_id`,
-            [appName, userId],
-            split.user,
-            now,
-          );
+        await this.upsertSharedState(trx, appName, userId, split, now, { createEmpty: false });
       });
     this.logs?.appended(
       { appName, userId, sessionId },
@@ -345,6 +325,32 @@ export class SqlSessionService extends SqlStore implements SessionService {
   override async close(): Promise<void> {
     await this.runLocks?.close();
     await super.close();
+  }
+
+  /**
+   * Merges app- and user-scoped deltas into their rows. The database merges (no read-modify-write),
+   * always app before user so that concurrent transactions lock rows in the same order. Empty deltas
+   * are skipped unless `createEmpty` (a new session creates the rows, so empty scopes read as {}).
+   */
+  private async upsertSharedState(
+    executor: AnyKysely,
+    appName: string,
+    userId: string,
+    split: { app: Record<string, unknown>; user: Record<string, unknown> },
+    now: RawBuilder<unknown>,
+    { createEmpty }: { createEmpty: boolean },
+  ): Promise<void> {
+    if (createEmpty || hasKeys(split.app))
+      await this.upsertState(executor, this.appStates, sql`app_name`, [appName], split.app, now);
+    if (createEmpty || hasKeys(split.user))
+      await this.upsertState(
+        executor,
+        this.userStates,
+        sql`app_name, user_id`,
+        [appName, userId],
+        split.user,
+        now,
+      );
   }
 
   private async upsertState(
