@@ -26,6 +26,7 @@ export * from './flow/transfer.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
 export * from './models/llm.js';
+export * from './models/llm-connection.js';
 export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';

@@ -1,5 +1,11 @@
 import type { Content } from '../events/content.js';
 import type { UsageMetadata } from '../events/event.js';
+import type {
+  ConnectOptions,
+  LiveConnectConfig,
+  LiveResponseFields,
+  LlmConnection,
+} from './llm-connection.js';
 
 /** A JSON Schema object (draft 2020-12 subset as produced by `z.toJSONSchema`). */
 export type JsonSchema = { [key: string]: unknown };
@@ -52,6 +58,8 @@ export interface GenerateConfig {
   /** Vendor-specific request fields, merged into the request body by the provider. */
   providerOptions?: Record<string, unknown>;
   labels?: Record<string, string>;
+  /** Settings of a live session (only read by `Llm.connect`). */
+  live?: LiveConnectConfig;
 }
 
 export interface LlmRequest {
@@ -90,7 +98,7 @@ export type FinishReason =
   | 'OTHER'
   | (string & {});
 
-export interface LlmResponse {
+export interface LlmResponse extends LiveResponseFields {
   content?: Content;
   /** A streaming chunk; an aggregated, non-partial response always follows. */
   partial?: boolean;
@@ -121,4 +129,6 @@ export interface GenerateOptions {
 export interface Llm {
   readonly model: string;
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
+  /** Opens a live (bidirectional) session; models without live support leave it out. */
+  connect?(request: LlmRequest, options?: ConnectOptions): Promise<LlmConnection>;
 }
