@@ -16,7 +16,7 @@ describe('adk --help', () => {
     ],
     ['api_server', ['--port <port>', '--no-a2a', 'ADK_SERVER_TOKEN']],
     ['run', ['--session <id>', '--replay <file>', 'echo "What is 12 * 7?" | adk run']],
-    ['create', ['<name>', '--model <model>']],
+    ['create', ['<name>', '--model <model>', '--packages <source>', 'registry', 'checkout', 'auto']],
   ])('has help for %s', async (command, expected) => {
     const result = await runCli([command, '--help']);
     expect(result.code).toBe(0);

@@ -1,3 +1,10 @@
+export {
+  type CreatedProject,
+  type CreateOptions,
+  createProject,
+  type PackagesOption,
+} from './commands/create.js';
+export { type Checkout, findCheckout } from './create/checkout.js';
 export { AgentLoadError, CliUsageError } from './errors.js';
 export {
   AGENT_EXPORTS,
