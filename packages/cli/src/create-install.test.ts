@@ -12,12 +12,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const repoRoot = realpathSync(new URL('../../..', import.meta.url));
 
 function sh(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: offlineEnv(), timeout: 240_000 });
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: offlineEnv(), timeout: 600_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('adk create from a checkout', () => {
-  it('makes a project that npm installs, type-checks and runs', { timeout: 300_000 }, async () => {
+  it('makes a project that npm installs, type-checks and runs', { timeout: 900_000 }, async () => {
     expect(relative(repoRoot, work).startsWith('..')).toBe(true);
     const created = await runCli(['create', 'my_agent'], { cwd: work, timeoutMs: 120_000 });
     expect(created.stderr).toBe('');
