@@ -13,6 +13,12 @@ const dataDir = join(work, 'data');
 cpSync(new URL('./__fixtures__/reload', import.meta.url), agents, { recursive: true });
 mkdirSync(dataDir);
 const label = join(agents, 'echo', 'label.ts');
+// A CommonJS app (no "type": "module"): it loads, but Node cannot load a fresh copy of it.
+const legacyAgent = (name: string) =>
+  `import { LlmAgent } from '@adk/core';\nexport const rootAgent = new LlmAgent({ name: '${name}', model: 'gemini-2.5-flash' });\n`;
+mkdirSync(join(agents, 'legacy'));
+writeFileSync(join(agents, 'legacy', 'package.json'), '{ "name": "legacy" }\n');
+writeFileSync(join(agents, 'legacy', 'agent.ts'), legacyAgent('legacy'));
 
 let web: Served;
 beforeAll(async () => {
@@ -109,6 +115,21 @@ describe('adk web --reload (the default)', () => {
     const graph = JSON.stringify(await (await fetch(`${web.url}/dev/apps/echo/build_graph`)).json());
     expect(graph).toContain('renamed');
     expect(graph).toContain('helper');
+  });
+});
+
+describe('a CommonJS app', () => {
+  it('loads, and a change is reported (hot reload needs ES modules) while the loaded version stays', async () => {
+    const graph = async () =>
+      JSON.stringify(await (await fetch(`${web.url}/dev/apps/legacy/build_graph`)).json());
+    expect(await graph()).toContain('legacy');
+    writeFileSync(join(agents, 'legacy', 'agent.ts'), legacyAgent('changed'));
+    const error = await until('the report', async () => (await status(web.url)).apps.legacy?.error);
+    expect(error).toMatchObject({ file: 'legacy/agent.ts', keptPrevious: true });
+    expect(error.message).toContain('hot reload needs an ES module app');
+    expect(await graph()).not.toContain('changed');
+    // Other apps are unaffected.
+    expect((await status(web.url)).apps.echo?.error).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BaseAgent, describeError } from '@adk/core';
 import { AgentLoadError } from '../errors.js';
 import { EnvFiles } from './env-files.js';
@@ -63,6 +63,23 @@ function isAgent(value: unknown): value is BaseAgent {
     typeof v.run === 'function' &&
     Array.isArray(v.subAgents)
   );
+}
+
+/** Whether Node loads `file` as an ES module: by extension, else by the nearest package.json `type`. */
+export function isEsModule(file: string): boolean {
+  if (/\.m[jt]sx?$/.test(file)) return true;
+  if (/\.c[jt]sx?$/.test(file)) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const pkgFile = join(dir, 'package.json');
+    if (existsSync(pkgFile)) {
+      try {
+        return (JSON.parse(readFileSync(pkgFile, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 /**
@@ -251,7 +268,15 @@ export class AppLoader {
     try {
       const entry = this.entryOf(name);
       if (this.loadEnv && !this.isSingleApp) this.env.apply(this.folderOf(name));
-      const version = this.reloadable ? ++this.versions : undefined;
+      // Node caches CommonJS modules by path, where a query string cannot make a fresh copy.
+      const esm = isEsModule(entry);
+      if (isReload && !esm) {
+        throw new AgentLoadError(
+          `${entry} is a CommonJS module: hot reload needs an ES module app ("type": "module" in its package.json, or .mts). Restart adk to load the change.`,
+          { details: { file: entry } },
+        );
+      }
+      const version = this.reloadable && esm ? ++this.versions : undefined;
       const agent = await loadAgentModule(entry, version === undefined ? {} : { version });
       const hadVersion = state?.loadedAt !== undefined;
       this.states.set(name, {
