@@ -226,6 +226,48 @@ describe('Gemini 3 streamed function-call arguments (wire shape of real streams)
     expect(back.parts.find((p) => p.text === 'Let me look up both cities.')).toBeDefined();
   });
 
+  it('ends a call on a last piece without willContinue (array arguments), then reads the next call', async () => {
+    const model = new Gemini('gemini-3-flash-preview', {
+      apiKey: 'k',
+      baseURL: `${server.url}/v1beta`,
+      retry: false,
+      streamFunctionCallArguments: true,
+    });
+    server.enqueue(sseFixture('stream-fc-args-terminal-piece.sse', 31));
+    const responses = await collect(
+      model.generate(
+        {
+          model: 'gemini-3-flash-preview',
+          contents: [
+            { role: 'user', parts: [{ text: 'Add an apple and a pear, then the weather in Nice' }] },
+          ],
+          tools: [
+            { name: 'write_items', parameters: { type: 'object' } },
+            { name: 'get_weather', parameters: { type: 'object' } },
+          ],
+          config: {},
+        },
+        { stream: true },
+      ),
+    );
+    expect(responses).toHaveLength(1);
+    const parts = responses[0]?.content?.parts ?? [];
+    expect(parts.map((p) => ({ name: p.functionCall?.name, args: p.functionCall?.args }))).toEqual([
+      {
+        name: 'write_items',
+        args: {
+          operations: [
+            { action: 'add', itemid: 'apple', price: 1.25 },
+            { action: 'add', itemid: 'pear', price: 0.5 },
+          ],
+        },
+      },
+      { name: 'get_weather', args: { city: 'Nice' } },
+    ]);
+    expect(parts.map((p) => p.thoughtSignature)).toEqual(['EoQCCoECAXLI2nw-terminal', undefined]);
+    expect(parts.every((p) => p.functionCall?.invalidArgs === undefined)).toBe(true);
+  });
+
   it('answers a call with an unusable argument path with an error instead of running it', async () => {
     const chunk = (parts: unknown[], finish = false) =>
       `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}) }] })}\r\n\r\n`;
