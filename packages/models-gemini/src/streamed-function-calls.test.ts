@@ -187,6 +187,19 @@ describe('Gemini 3 streamed function-call arguments (wire shape of real streams)
     expect(events.some((e) => e.errorCode)).toBe(false);
   });
 
+  it('keeps the signature on a call without arguments that comes first', async () => {
+    const { events, next } = await runStreamed('stream-fc-args-no-arg-first.sse', 'no-arg-first');
+    const calls = expectCallsOnce(events, [
+      { name: 'get_time', args: {} },
+      { name: 'get_weather', args: { city: 'Lisbon' } },
+    ]);
+    expect(calls.map((p) => p.thoughtSignature)).toEqual(['EsABCr0BAXLI2nw-no-arg-first', undefined]);
+    expect(sentBack(next).parts).toEqual([
+      { functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'EsABCr0BAXLI2nw-no-arg-first' },
+      { functionCall: { name: 'get_weather', args: { city: 'Lisbon' } } },
+    ]);
+  });
+
   it('streams thoughts and text before the calls as partial events, then the calls once', async () => {
     const { events, next } = await runStreamed('stream-fc-args-after-text.sse', 'after-text');
     const partialText = events
