@@ -1,7 +1,6 @@
-import { CancelledError } from '@adk/core';
+import { CancelledError, LiveConnectionClosedError } from '@adk/core';
 import { ApiCallError, extractErrorMessage } from '@adk/core/http';
 import { WebSocket } from 'ws';
-import { LiveConnectionClosedError } from './errors.js';
 
 export interface OpenLiveSocketOptions {
   url: string;
