@@ -1,6 +1,20 @@
-import { isAdkError, type LlmConnection, type LlmRequest, type LlmResponse, supportsLive } from '@adk/core';
+import {
+  type Event,
+  FunctionTool,
+  InMemorySessionService,
+  isAdkError,
+  LiveRequestQueue,
+  LlmAgent,
+  type LlmConnection,
+  type LlmRequest,
+  type LlmResponse,
+  Runner,
+  supportsLive,
+  userContent,
+} from '@adk/core';
 import { isApiCallError } from '@adk/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Gemini } from '../index.js';
 import { type LivePeer, type LiveServer, startLiveServer } from './__fixtures__/live-server.js';
 
@@ -298,5 +312,80 @@ describe('Gemini.connect (Live API over WebSocket)', () => {
     await served;
     await expect(connection.sendActivityStart()).rejects.toMatchObject({ code: 'CANCELLED' });
     await connection.close(); // idempotent
+  });
+});
+
+describe('Gemini through Runner.runLive', () => {
+  it('runs a tool called over the Live API and stores the conversation', async () => {
+    const served = serve(async (peer) => {
+      const setup = (await peer.next()) as { setup: Record<string, unknown> };
+      expect(setup.setup).toMatchObject({
+        model: 'models/gemini-live-2.5-flash-preview',
+        generationConfig: { responseModalities: ['TEXT'] },
+      });
+      peer.send({ setupComplete: {} }, { binary: true });
+      const question = (await peer.next()) as { clientContent: { turns: unknown[] } };
+      expect(question.clientContent.turns.at(-1)).toEqual({
+        role: 'user',
+        parts: [{ text: 'Weather in Oslo?' }],
+      });
+      peer.send(
+        { toolCall: { functionCalls: [{ id: 'fc-oslo', name: 'get_weather', args: { city: 'Oslo' } }] } },
+        { binary: true },
+      );
+      expect(await peer.next()).toEqual({
+        toolResponse: {
+          functionResponses: [
+            { id: 'fc-oslo', name: 'get_weather', response: { city: 'Oslo', forecast: 'snow' } },
+          ],
+        },
+      });
+      peer.send(
+        { serverContent: { modelTurn: { parts: [{ text: 'Snowing in Oslo.' }] } } },
+        { binary: true },
+      );
+      peer.send({ serverContent: { turnComplete: true } }, { binary: true });
+      await peer.closed;
+    });
+    const agent = new LlmAgent({
+      name: 'assistant',
+      model: studio(),
+      instruction: 'Be brief.',
+      tools: [
+        new FunctionTool({
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: z.object({ city: z.string() }),
+          execute: async ({ city }) => ({ city, forecast: 'snow' }),
+        }),
+      ],
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent, sessionService, autoCreateSession: true });
+    const queue = new LiveRequestQueue();
+    queue.sendContent(userContent('Weather in Oslo?'));
+    const events: Event[] = [];
+    for await (const event of runner.runLive({
+      userId: 'u',
+      sessionId: 's',
+      liveRequestQueue: queue,
+      runConfig: { responseModalities: ['TEXT'] },
+    })) {
+      events.push(event);
+      if (event.turnComplete) queue.close();
+    }
+    await served;
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const stored = (session?.events ?? []).map((e) => {
+      const part = e.content?.parts[0];
+      return `${e.author}:${part?.text ?? part?.functionCall?.name ?? part?.functionResponse?.name}`;
+    });
+    expect(stored).toEqual([
+      'user:Weather in Oslo?',
+      'assistant:get_weather',
+      'assistant:get_weather',
+      'assistant:Snowing in Oslo.',
+    ]);
+    expect(events.some((e) => e.errorCode)).toBe(false);
   });
 });

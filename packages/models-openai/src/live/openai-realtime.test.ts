@@ -1,6 +1,20 @@
-import { isAdkError, type LlmConnection, type LlmRequest, type LlmResponse, supportsLive } from '@adk/core';
+import {
+  type Event,
+  FunctionTool,
+  InMemorySessionService,
+  isAdkError,
+  LiveRequestQueue,
+  LlmAgent,
+  type LlmConnection,
+  type LlmRequest,
+  type LlmResponse,
+  Runner,
+  supportsLive,
+  userContent,
+} from '@adk/core';
 import { isApiCallError } from '@adk/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { OpenAIChat } from '../index.js';
 import { type LivePeer, type LiveServer, startLiveServer } from './__fixtures__/live-server.js';
 import { pcmFromBase64, pcmToBase64 } from './resample.js';
@@ -323,5 +337,88 @@ describe('OpenAIChat.connect (Realtime API over WebSocket)', () => {
     expect(peer.url).toBe('/openai/v1/realtime?model=my-realtime-deployment');
     expect(peer.headers['api-key']).toBe('azure-key');
     expect(peer.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('OpenAI Realtime through Runner.runLive', () => {
+  it('runs a tool called over the Realtime API and stores the conversation and transcriptions', async () => {
+    const served = serve(async (peer) => {
+      const update = await accept(peer);
+      expect(update.session.output_modalities).toEqual(['audio']);
+      expect(await peer.next()).toEqual({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Lima?' }] },
+      });
+      expect(await peer.next()).toEqual({ type: 'response.create' });
+      peer.send({ type: 'response.created', response: { id: 'r1' } });
+      peer.send({
+        type: 'response.function_call_arguments.done',
+        call_id: 'call_lima',
+        name: 'get_weather',
+        arguments: '{"city":"Lima"}',
+      });
+      peer.send({ type: 'response.done', response: { id: 'r1', status: 'completed' } });
+      expect(await peer.next()).toEqual({
+        type: 'conversation.item.create',
+        item: {
+          type: 'function_call_output',
+          call_id: 'call_lima',
+          output: '{"city":"Lima","forecast":"mild"}',
+        },
+      });
+      expect(await peer.next()).toEqual({ type: 'response.create' });
+      peer.send({ type: 'response.created', response: { id: 'r2' } });
+      peer.send({ type: 'response.output_audio.delta', item_id: 'it_2', delta: 'AAAAAA==' });
+      peer.send({ type: 'response.output_audio_transcript.delta', item_id: 'it_2', delta: 'Mild in Lima.' });
+      peer.send({
+        type: 'response.output_audio_transcript.done',
+        item_id: 'it_2',
+        transcript: 'Mild in Lima.',
+      });
+      peer.send({ type: 'response.done', response: { id: 'r2', status: 'completed' } });
+      await peer.closed;
+    });
+    const agent = new LlmAgent({
+      name: 'assistant',
+      model: model(),
+      instruction: 'Be brief.',
+      tools: [
+        new FunctionTool({
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: z.object({ city: z.string() }),
+          execute: async ({ city }) => ({ city, forecast: 'mild' }),
+        }),
+      ],
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent, sessionService, autoCreateSession: true });
+    const queue = new LiveRequestQueue();
+    queue.sendContent(userContent('Weather in Lima?'));
+    const events: Event[] = [];
+    for await (const event of runner.runLive({
+      userId: 'u',
+      sessionId: 's',
+      liveRequestQueue: queue,
+      runConfig: { responseModalities: ['AUDIO'], outputAudioTranscription: true },
+    })) {
+      events.push(event);
+      if (event.turnComplete) queue.close();
+    }
+    await served;
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const stored = (session?.events ?? []).map((e) => {
+      const part = e.content?.parts[0];
+      return `${e.author}:${part?.text ?? part?.functionCall?.name ?? part?.functionResponse?.name ?? e.outputTranscription?.text}`;
+    });
+    expect(stored).toEqual([
+      'user:Weather in Lima?',
+      'assistant:get_weather',
+      'assistant:get_weather',
+      'assistant:Mild in Lima.',
+    ]);
+    expect(events.some((e) => e.content?.parts[0]?.inlineData?.mimeType === 'audio/pcm;rate=24000')).toBe(
+      true,
+    );
   });
 });
