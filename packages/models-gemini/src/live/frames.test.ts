@@ -53,7 +53,12 @@ const request: LlmRequest = {
       inputAudioTranscription: true,
       outputAudioTranscription: true,
       realtimeInputConfig: {
-        automaticActivityDetection: { disabled: false, silenceDurationMs: 500 },
+        automaticActivityDetection: {
+          disabled: false,
+          silenceDurationMs: 500,
+          startOfSpeechSensitivity: 'LOW',
+          endOfSpeechSensitivity: 'HIGH',
+        },
         activityHandling: 'START_OF_ACTIVITY_INTERRUPTS',
       },
       proactivity: { proactiveAudio: true },
@@ -94,7 +99,12 @@ describe('client frames', () => {
           },
         ],
         realtimeInputConfig: {
-          automaticActivityDetection: { disabled: false, silenceDurationMs: 500 },
+          automaticActivityDetection: {
+            disabled: false,
+            silenceDurationMs: 500,
+            startOfSpeechSensitivity: 'START_SENSITIVITY_LOW',
+            endOfSpeechSensitivity: 'END_SENSITIVITY_HIGH',
+          },
           activityHandling: 'START_OF_ACTIVITY_INTERRUPTS',
         },
         inputAudioTranscription: {},

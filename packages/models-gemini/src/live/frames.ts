@@ -86,7 +86,7 @@ export function buildGeminiLiveSetup(
   }
   if (tools.length > 0) setup.tools = tools;
 
-  if (live.realtimeInputConfig) setup.realtimeInputConfig = live.realtimeInputConfig;
+  if (live.realtimeInputConfig) setup.realtimeInputConfig = toRealtimeInputConfig(live.realtimeInputConfig);
   if (live.inputAudioTranscription) setup.inputAudioTranscription = {};
   if (live.outputAudioTranscription) setup.outputAudioTranscription = {};
   if (live.proactivity) setup.proactivity = live.proactivity;
@@ -99,6 +99,22 @@ export function buildGeminiLiveSetup(
     };
   }
   return { setup };
+}
+
+type RealtimeInputConfig = NonNullable<NonNullable<LlmRequest['config']['live']>['realtimeInputConfig']>;
+
+/** Sensitivities are 'HIGH'/'LOW' in our config and `START_SENSITIVITY_HIGH`, … on the wire. */
+function toRealtimeInputConfig(config: RealtimeInputConfig): Record<string, unknown> {
+  const detection = config.automaticActivityDetection;
+  if (!detection) return { ...config };
+  const wire: Record<string, unknown> = { ...detection };
+  const prefixed = (prefix: string, value: string): string =>
+    value.startsWith(prefix) ? value : `${prefix}${value}`;
+  if (detection.startOfSpeechSensitivity)
+    wire.startOfSpeechSensitivity = prefixed('START_SENSITIVITY_', detection.startOfSpeechSensitivity);
+  if (detection.endOfSpeechSensitivity)
+    wire.endOfSpeechSensitivity = prefixed('END_SENSITIVITY_', detection.endOfSpeechSensitivity);
+  return { ...config, automaticActivityDetection: wire };
 }
 
 function isRealtimeMedia(part: Part): boolean {

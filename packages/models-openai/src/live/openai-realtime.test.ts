@@ -321,6 +321,21 @@ describe('OpenAIChat.connect (Realtime API over WebSocket)', () => {
     }
   });
 
+  it('reports a refused handshake (429) as a RateLimitError', async () => {
+    server.refuse = {
+      status: 429,
+      body: { error: { message: 'Rate limit reached', type: 'rate_limit_error' } },
+    };
+    try {
+      const error = await model()
+        .connect(request)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'RATE_LIMIT', status: 429, isRetryable: true });
+    } finally {
+      server.refuse = undefined;
+    }
+  });
+
   it('reaches an Azure-style endpoint through baseURL, headers and realtimeModel', async () => {
     const served = serve(async (peer) => {
       await accept(peer);

@@ -1,5 +1,5 @@
 import { CancelledError, LiveConnectionClosedError } from '@adk/core';
-import { ApiCallError, extractErrorMessage } from '@adk/core/http';
+import { ApiCallError, extractErrorMessage, RateLimitError } from '@adk/core/http';
 import { WebSocket } from 'ws';
 
 export interface OpenLiveSocketOptions {
@@ -84,16 +84,12 @@ export class LiveSocket {
           const body = Buffer.concat(chunks).toString('utf8').slice(0, 4_000);
           const status = response.statusCode ?? 0;
           const vendorMessage = extractErrorMessage(safeJson(body) ?? body);
+          const message = `${options.apiName} refused the live connection (HTTP ${status})${vendorMessage ? `: ${vendorMessage}` : ''}`;
+          const details = { url: options.displayUrl, status, ...(vendorMessage ? { vendorMessage } : {}) };
           fail(
-            new ApiCallError(
-              `${options.apiName} refused the live connection (HTTP ${status})${vendorMessage ? `: ${vendorMessage}` : ''}`,
-              {
-                url: options.displayUrl,
-                failure: 'http',
-                status,
-                ...(vendorMessage ? { vendorMessage } : {}),
-              },
-            ),
+            status === 429
+              ? new RateLimitError(message, details)
+              : new ApiCallError(message, { ...details, failure: 'http' }),
           );
         });
         response.on('error', (error: Error) =>
