@@ -101,6 +101,15 @@ interface RunningCall {
 
 const STREAM_ENDED = { status: 'The stream has ended.' };
 
+/** How long before the time a goAway announced the connection is replaced, if a turn is still going. */
+const GO_AWAY_MARGIN_MS = 2000;
+
+/** A protobuf JSON duration ('10s', '1.5s'); 0 when absent or unreadable (replace at once). */
+function parseDurationMs(value: string | undefined): number {
+  const m = value === undefined ? null : /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
+  return m ? Number(m[1]) * 1000 : 0;
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
@@ -243,11 +252,29 @@ export async function* runLiveFlow(
 
   const use = (c: LlmConnection) => {
     connection = c;
+    turnActive = false;
+    clearTimeout(goAwayTimer);
     const myGen = ++gen;
     const changed = connectionChanged;
     connectionChanged = deferred();
     changed.resolve();
     void pump(c, myGen);
+  };
+
+  // goAway: the server closes this connection soon. A turn in progress is let finish first (a
+  // reconnect mid-answer cuts the model off), up to shortly before the announced time.
+  let turnActive = false;
+  let goAwayGen = 0;
+  let goAwayTimer: ReturnType<typeof setTimeout> | undefined;
+  const onGoAway = (timeLeft: string | undefined, myGen: number) => {
+    goAwayGen = myGen;
+    if (!turnActive) {
+      channel.push({ kind: 'goAway', gen: myGen });
+      return;
+    }
+    const wait = Math.max(0, parseDurationMs(timeLeft) - GO_AWAY_MARGIN_MS);
+    clearTimeout(goAwayTimer);
+    goAwayTimer = setTimeout(() => channel.push({ kind: 'goAway', gen: myGen }), wait);
   };
 
   const pump = async (c: LlmConnection, myGen: number) => {
@@ -327,7 +354,11 @@ export async function* runLiveFlow(
       // their responses before finishing its turn would otherwise wait forever).
       if (found.length > 0 && tools) startCalls(found, tools);
     }
-    if (r.goAway) channel.push({ kind: 'goAway', gen: myGen });
+    if (r.turnComplete || r.interrupted) {
+      turnActive = false;
+      if (goAwayGen === myGen) channel.push({ kind: 'goAway', gen: myGen });
+    } else if (r.content?.parts.length || r.outputTranscription) turnActive = true;
+    if (r.goAway) onGoAway(r.goAway.timeLeft, myGen);
   };
 
   const cancelCall = (id: string) => {
@@ -456,7 +487,7 @@ export async function* runLiveFlow(
     const done: CallOutcome[] = [];
     for (const { outcome, running } of results) {
       // A call the model withdrew after it finished (its group still running) is not answered either.
-      if (outcome && !running.cancelled) done.push(outcome);
+      if (outcome && !running.cancelled) done.push(unpaused(outcome));
       if (!running.streaming) calls.delete(running.id);
     }
     if (signal.aborted) return;
@@ -564,6 +595,7 @@ export async function* runLiveFlow(
   };
 
   const cleanup = async () => {
+    clearTimeout(goAwayTimer);
     controller.abort(new CancelledError('The live session of this agent has ended'));
     parent.signal.removeEventListener('abort', stopFlow);
     const c = connection;
@@ -603,6 +635,11 @@ export async function* runLiveFlow(
           break;
         case 'closed':
           if (item.gen !== gen || signal.aborted) break;
+          // The close that a goAway announced: go on with the latest handle.
+          if (goAwayGen === item.gen) {
+            await reconnectAfter(item.error, true);
+            break;
+          }
           if (item.error === undefined) return; // the server ended the session
           if (!isRecoverable(item.error)) throw item.error;
           await reconnectAfter(item.error, false);
@@ -617,6 +654,30 @@ export async function* runLiveFlow(
   } finally {
     await cleanup();
   }
+}
+
+/**
+ * A live session cannot pause for a confirmation or a credential (the model is waiting on the
+ * connection): such a call is answered with an error instead of hanging the conversation.
+ */
+function unpaused(outcome: CallOutcome): CallOutcome {
+  const {
+    requestedToolConfirmations,
+    requestedAuthConfigs,
+    skipSummarization: _skip,
+    ...actions
+  } = outcome.actions;
+  const id = outcome.call.id;
+  if (outcome.response !== undefined || !(requestedToolConfirmations?.[id] || requestedAuthConfigs?.[id]))
+    return outcome;
+  const what = requestedToolConfirmations?.[id] ? 'a confirmation' : 'a credential';
+  return {
+    call: outcome.call,
+    response: {
+      error: `"${outcome.call.name}" needs ${what} from the user, which a live session cannot ask for.`,
+    },
+    actions,
+  };
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
