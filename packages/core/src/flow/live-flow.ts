@@ -361,6 +361,8 @@ export async function* runLiveFlow(
     if (r.goAway) onGoAway(r.goAway.timeLeft, myGen);
   };
 
+  const failed = (error: unknown) => channel.push({ kind: 'failed', error });
+
   const cancelCall = (id: string) => {
     const running = calls.get(id);
     if (!running || running.cancelled) return;
@@ -475,9 +477,12 @@ export async function* runLiveFlow(
       const tool = resolved.byName.get(call.name);
       const started = startCall(call, resolved);
       if (tool?.behavior !== 'NON_BLOCKING') blocking.push(started);
-      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE'));
+      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE')).catch(failed);
     }
-    if (blocking.length > 0) void Promise.all(blocking).then((all) => answer(all, undefined));
+    if (blocking.length > 0)
+      void Promise.all(blocking)
+        .then((all) => answer(all, undefined))
+        .catch(failed);
   };
 
   const answer = (
@@ -534,9 +539,9 @@ export async function* runLiveFlow(
           resolve();
         });
       });
-      if ((await unlessAborted(committed, signal)) === undefined && signal.aborted) return;
+      await unlessAborted(committed, signal);
+      if (signal.aborted) return;
       await sent;
-      return;
     }
     if (request.blob) {
       const blob = request.blob;
