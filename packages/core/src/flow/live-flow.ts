@@ -73,6 +73,11 @@ class Channel<T> {
     w?.();
   }
 
+  /** Takes every item queued now. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+
   /** The next item, or undefined once `signal` aborts. */
   async next(signal: AbortSignal): Promise<T | undefined> {
     for (;;) {
@@ -630,6 +635,9 @@ export async function* runLiveFlow(
           }
           await cleanup();
           if (parent.signal.aborted) return;
+          // What arrived before the hand-over (a user message forwarded meanwhile) is kept: the
+          // target gets it with the history.
+          yield* pendingEvents(channel);
           // A resumption handle belongs to this agent's server session, not to the target's.
           handle.current = undefined;
           yield* target.runLive(parent);
@@ -650,7 +658,10 @@ export async function* runLiveFlow(
           await reconnectAfter(item.error, false);
           break;
         case 'queueClosed':
-          // Everything queued before the close has been sent (the queue is forwarded in order).
+          // Everything queued before the close has been sent (the queue is forwarded in order);
+          // what the model had already answered is still recorded.
+          await cleanup();
+          yield* pendingEvents(channel);
           return;
         case 'failed':
           throw item.error;
@@ -659,6 +670,11 @@ export async function* runLiveFlow(
   } finally {
     await cleanup();
   }
+}
+
+/** The events still queued once the connection is gone (their sends are dropped). */
+function* pendingEvents(channel: Channel<Item>): Generator<Event, void, undefined> {
+  for (const item of channel.drain()) if (item.kind === 'event') yield item.event;
 }
 
 /**

@@ -465,6 +465,8 @@ describe('Runner.runLive', () => {
     const s = { model, agent, runner, queue, sessionService };
     const { session } = await live(s, {
       onEvent: (e) => {
+        // A message while the hand-over happens is neither lost nor sent twice.
+        if (e.content?.parts[0]?.functionCall) queue.sendContent(userContent('Meanwhile.'));
         if (e.author === 'billing' && e.content?.parts[0]?.text === 'Billing here.')
           queue.sendContent(userContent('Please.'));
       },
@@ -475,9 +477,11 @@ describe('Runner.runLive', () => {
     expect(first?.sentContents.some((c) => c.parts.some((p) => p.functionResponse))).toBe(false);
     expect(second?.request.systemInstruction).toContain('You do billing.');
     expect(second?.history?.[0]).toEqual({ role: 'user', parts: [{ text: 'I need a refund' }] });
+    expect(second?.history).toContainEqual({ role: 'user', parts: [{ text: 'Meanwhile.' }] });
     expect(second?.sentContents).toEqual([{ role: 'user', parts: [{ text: 'Please.' }] }]);
     expect(textsOf(session.events)).toEqual([
       'user:I need a refund',
+      'user:Meanwhile.',
       'billing:Billing here.',
       'user:Please.',
       'billing:Refunded.',
