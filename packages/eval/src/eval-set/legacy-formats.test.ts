@@ -136,12 +136,9 @@ describe('a legacy list of turns', () => {
 });
 
 describe('a legacy list of named cases', () => {
-  it('still loads, one case per entry', async () => {
+  it('still loads, one case per entry, and a malformed one names the entry and field that are wrong', async () => {
     const set = await loadEvalSetFile(fixture('legacy.test.json'));
     expect(set.evalCases.map((c) => [c.evalId, c.conversation?.length])).toEqual([['roll_twice', 2]]);
-  });
-
-  it('names the entry and field that are wrong', async () => {
     const path = await file('cases.test.json', [
       { name: 'a', data: [{ query: 'q' }] },
       { name: 'b', data: [{}] },
