@@ -73,6 +73,11 @@ class Channel<T> {
     w?.();
   }
 
+  /** Takes every item queued now. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+
   /** The next item, or undefined once `signal` aborts. */
   async next(signal: AbortSignal): Promise<T | undefined> {
     for (;;) {
@@ -100,6 +105,15 @@ interface RunningCall {
 }
 
 const STREAM_ENDED = { status: 'The stream has ended.' };
+
+/** How long before the time a goAway announced the connection is replaced, if a turn is still going. */
+const GO_AWAY_MARGIN_MS = 2000;
+
+/** A protobuf JSON duration ('10s', '1.5s'); 0 when absent or unreadable (replace at once). */
+function parseDurationMs(value: string | undefined): number {
+  const m = value === undefined ? null : /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
+  return m ? Number(m[1]) * 1000 : 0;
+}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
@@ -243,11 +257,29 @@ export async function* runLiveFlow(
 
   const use = (c: LlmConnection) => {
     connection = c;
+    turnActive = false;
+    clearTimeout(goAwayTimer);
     const myGen = ++gen;
     const changed = connectionChanged;
     connectionChanged = deferred();
     changed.resolve();
     void pump(c, myGen);
+  };
+
+  // goAway: the server closes this connection soon. A turn in progress is let finish first (a
+  // reconnect mid-answer cuts the model off), up to shortly before the announced time.
+  let turnActive = false;
+  let goAwayGen = 0;
+  let goAwayTimer: ReturnType<typeof setTimeout> | undefined;
+  const onGoAway = (timeLeft: string | undefined, myGen: number) => {
+    goAwayGen = myGen;
+    if (!turnActive) {
+      channel.push({ kind: 'goAway', gen: myGen });
+      return;
+    }
+    const wait = Math.max(0, parseDurationMs(timeLeft) - GO_AWAY_MARGIN_MS);
+    clearTimeout(goAwayTimer);
+    goAwayTimer = setTimeout(() => channel.push({ kind: 'goAway', gen: myGen }), wait);
   };
 
   const pump = async (c: LlmConnection, myGen: number) => {
@@ -327,8 +359,14 @@ export async function* runLiveFlow(
       // their responses before finishing its turn would otherwise wait forever).
       if (found.length > 0 && tools) startCalls(found, tools);
     }
-    if (r.goAway) channel.push({ kind: 'goAway', gen: myGen });
+    if (r.turnComplete || r.interrupted) {
+      turnActive = false;
+      if (goAwayGen === myGen) channel.push({ kind: 'goAway', gen: myGen });
+    } else if (r.content?.parts.length || r.outputTranscription) turnActive = true;
+    if (r.goAway) onGoAway(r.goAway.timeLeft, myGen);
   };
+
+  const failed = (error: unknown) => channel.push({ kind: 'failed', error });
 
   const cancelCall = (id: string) => {
     const running = calls.get(id);
@@ -444,9 +482,12 @@ export async function* runLiveFlow(
       const tool = resolved.byName.get(call.name);
       const started = startCall(call, resolved);
       if (tool?.behavior !== 'NON_BLOCKING') blocking.push(started);
-      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE'));
+      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE')).catch(failed);
     }
-    if (blocking.length > 0) void Promise.all(blocking).then((all) => answer(all, undefined));
+    if (blocking.length > 0)
+      void Promise.all(blocking)
+        .then((all) => answer(all, undefined))
+        .catch(failed);
   };
 
   const answer = (
@@ -456,7 +497,7 @@ export async function* runLiveFlow(
     const done: CallOutcome[] = [];
     for (const { outcome, running } of results) {
       // A call the model withdrew after it finished (its group still running) is not answered either.
-      if (outcome && !running.cancelled) done.push(outcome);
+      if (outcome && !running.cancelled) done.push(unpaused(outcome));
       if (!running.streaming) calls.delete(running.id);
     }
     if (signal.aborted) return;
@@ -503,9 +544,9 @@ export async function* runLiveFlow(
           resolve();
         });
       });
-      if ((await unlessAborted(committed, signal)) === undefined && signal.aborted) return;
+      await unlessAborted(committed, signal);
+      if (signal.aborted) return;
       await sent;
-      return;
     }
     if (request.blob) {
       const blob = request.blob;
@@ -564,6 +605,7 @@ export async function* runLiveFlow(
   };
 
   const cleanup = async () => {
+    clearTimeout(goAwayTimer);
     controller.abort(new CancelledError('The live session of this agent has ended'));
     parent.signal.removeEventListener('abort', stopFlow);
     const c = connection;
@@ -593,6 +635,9 @@ export async function* runLiveFlow(
           }
           await cleanup();
           if (parent.signal.aborted) return;
+          // What arrived before the hand-over (a user message forwarded meanwhile) is kept: the
+          // target gets it with the history.
+          yield* pendingEvents(channel);
           // A resumption handle belongs to this agent's server session, not to the target's.
           handle.current = undefined;
           yield* target.runLive(parent);
@@ -603,12 +648,20 @@ export async function* runLiveFlow(
           break;
         case 'closed':
           if (item.gen !== gen || signal.aborted) break;
+          // The close that a goAway announced: go on with the latest handle.
+          if (goAwayGen === item.gen) {
+            await reconnectAfter(item.error, true);
+            break;
+          }
           if (item.error === undefined) return; // the server ended the session
           if (!isRecoverable(item.error)) throw item.error;
           await reconnectAfter(item.error, false);
           break;
         case 'queueClosed':
-          // Everything queued before the close has been sent (the queue is forwarded in order).
+          // Everything queued before the close has been sent (the queue is forwarded in order);
+          // what the model had already answered is still recorded.
+          await cleanup();
+          yield* pendingEvents(channel);
           return;
         case 'failed':
           throw item.error;
@@ -617,6 +670,35 @@ export async function* runLiveFlow(
   } finally {
     await cleanup();
   }
+}
+
+/** The events still queued once the connection is gone (their sends are dropped). */
+function* pendingEvents(channel: Channel<Item>): Generator<Event, void, undefined> {
+  for (const item of channel.drain()) if (item.kind === 'event') yield item.event;
+}
+
+/**
+ * A live session cannot pause for a confirmation or a credential (the model is waiting on the
+ * connection): such a call is answered with an error instead of hanging the conversation.
+ */
+function unpaused(outcome: CallOutcome): CallOutcome {
+  const {
+    requestedToolConfirmations,
+    requestedAuthConfigs,
+    skipSummarization: _skip,
+    ...actions
+  } = outcome.actions;
+  const id = outcome.call.id;
+  if (outcome.response !== undefined || !(requestedToolConfirmations?.[id] || requestedAuthConfigs?.[id]))
+    return outcome;
+  const what = requestedToolConfirmations?.[id] ? 'a confirmation' : 'a credential';
+  return {
+    call: outcome.call,
+    response: {
+      error: `"${outcome.call.name}" needs ${what} from the user, which a live session cannot ask for.`,
+    },
+    actions,
+  };
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

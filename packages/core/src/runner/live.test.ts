@@ -465,6 +465,8 @@ describe('Runner.runLive', () => {
     const s = { model, agent, runner, queue, sessionService };
     const { session } = await live(s, {
       onEvent: (e) => {
+        // A message while the hand-over happens is neither lost nor sent twice.
+        if (e.content?.parts[0]?.functionCall) queue.sendContent(userContent('Meanwhile.'));
         if (e.author === 'billing' && e.content?.parts[0]?.text === 'Billing here.')
           queue.sendContent(userContent('Please.'));
       },
@@ -475,9 +477,11 @@ describe('Runner.runLive', () => {
     expect(first?.sentContents.some((c) => c.parts.some((p) => p.functionResponse))).toBe(false);
     expect(second?.request.systemInstruction).toContain('You do billing.');
     expect(second?.history?.[0]).toEqual({ role: 'user', parts: [{ text: 'I need a refund' }] });
+    expect(second?.history).toContainEqual({ role: 'user', parts: [{ text: 'Meanwhile.' }] });
     expect(second?.sentContents).toEqual([{ role: 'user', parts: [{ text: 'Please.' }] }]);
     expect(textsOf(session.events)).toEqual([
       'user:I need a refund',
+      'user:Meanwhile.',
       'billing:Billing here.',
       'user:Please.',
       'billing:Refunded.',
@@ -490,18 +494,23 @@ describe('Runner.runLive', () => {
       [
         { waitFor: 'content' },
         { liveSessionResumptionUpdate: { newHandle: 'h-1', resumable: true } },
+        text('Fir', true),
+        // Mid-turn: the connection is replaced once the turn is over, not in the middle of it.
+        { goAway: { timeLeft: '50s' } },
         text('First.'),
         { liveSessionResumptionUpdate: { newHandle: 'h-2', resumable: true } },
         { liveSessionResumptionUpdate: { resumable: false } },
-        { goAway: { timeLeft: '5s' } },
+        { turnComplete: true },
       ],
       [{ waitFor: 'content' }, text('Second.'), { turnComplete: true }],
     ]);
     s.queue.sendContent(userContent('one'));
+    let turns = 0;
     const { session } = await live(s, {
       runConfig: { sessionResumption: { transparent: true } },
+      until: (e) => e.turnComplete === true && ++turns === 2,
       onEvent: (e) => {
-        if (e.content?.parts[0]?.text === 'First.') s.queue.sendContent(userContent('two'));
+        if (e.turnComplete && turns === 0) s.queue.sendContent(userContent('two'));
       },
     });
     const [first, second] = s.model.connections;
@@ -516,6 +525,47 @@ describe('Runner.runLive', () => {
     expect(
       [...(first?.sentContents ?? []), ...(second?.sentContents ?? [])].map((c) => c.parts[0]?.text),
     ).toEqual(['one', 'two']);
+  });
+
+  it('after a goAway, the announced close itself (even a normal one) is followed by a reconnect', async () => {
+    const s = setup([
+      [
+        { liveSessionResumptionUpdate: { newHandle: 'h-9' } },
+        text('Talking', true),
+        { goAway: { timeLeft: '30s' } },
+        { end: true },
+      ],
+      [text('Still here.'), { turnComplete: true }],
+    ]);
+    const { events } = await live(s);
+    expect(s.model.connections[1]?.options.resumptionHandle).toBe('h-9');
+    expect(textsOf(events)).toContain('voice:Still here.');
+  });
+
+  it('a tool that asks for confirmation is answered with an error in a live session instead of hanging', async () => {
+    const guarded = new FunctionTool({
+      name: 'delete_all',
+      description: '',
+      parameters: z.object({}),
+      requireConfirmation: true,
+      execute: () => ({ deleted: true }),
+    });
+    const s = setup(
+      [
+        [
+          { waitFor: 'content' },
+          functionCallResponse('delete_all', {}, 'd1'),
+          { waitFor: 'functionResponse' },
+          { turnComplete: true },
+        ],
+      ],
+      { tools: [guarded] },
+    );
+    s.queue.sendContent(userContent('delete everything'));
+    const { session } = await live(s);
+    const sent = s.model.connections[0]?.sentContents.at(-1)?.parts[0]?.functionResponse;
+    expect(sent?.response.error).toContain('confirmation');
+    expect(session.events.some((e) => e.actions.requestedToolConfirmations)).toBe(false);
   });
 
   it('runLive({ resumptionHandle }) connects with it and sends no history', async () => {
