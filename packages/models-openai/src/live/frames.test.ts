@@ -1,4 +1,5 @@
 import { isAdkError, type LlmRequest, type LlmResponse } from '@adk/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   bargeIn,
@@ -214,6 +215,30 @@ describe('client events', () => {
     const pieces: number[] = [];
     for (let i = 0; i < signal.length; i += 97) pieces.push(...chunked.push(signal.subarray(i, i + 97)));
     expect(pieces).toEqual([...whole]);
+  });
+});
+
+describe('PcmResampler (properties)', () => {
+  const signal = fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 1, maxLength: 600 });
+  const cuts = fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 20 });
+  const rates = fc.constantFrom(8_000, 16_000, 22_050, 44_100, 48_000);
+
+  it('any chunking resamples like the whole signal, with the expected length, within the input range', () => {
+    fc.assert(
+      fc.property(signal, cuts, rates, (samples, sizes, rate) => {
+        const input = Int16Array.from(samples);
+        const whole = [...new PcmResampler(rate, 24_000).push(input)];
+        const chunked = new PcmResampler(rate, 24_000);
+        const pieces: number[] = [];
+        for (let at = 0, k = 0; at < input.length; at += sizes[k++ % sizes.length] as number)
+          pieces.push(...chunked.push(input.subarray(at, at + (sizes[k % sizes.length] as number))));
+        expect(pieces).toEqual(whole);
+        // Output samples at k * rate/24000 for every k up to the last input sample.
+        expect(whole.length).toBe(Math.floor(((input.length - 1) * 24_000) / rate) + 1);
+        const [low, high] = [Math.min(...samples), Math.max(...samples)];
+        for (const v of whole) expect(v >= low && v <= high).toBe(true);
+      }),
+    );
   });
 });
 
