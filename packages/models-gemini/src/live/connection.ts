@@ -1,4 +1,12 @@
-import type { ConnectOptions, Content, InlineData, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
+import {
+  type ConnectOptions,
+  type Content,
+  type InlineData,
+  type LlmConnection,
+  type LlmRequest,
+  type LlmResponse,
+  ValidationError,
+} from '@adk/core';
 import { LiveProtocolError } from './errors.js';
 import {
   buildGeminiLiveSetup,
@@ -100,7 +108,7 @@ class GeminiLiveConnection implements LlmConnection {
   }
 
   async *receive(): AsyncGenerator<LlmResponse> {
-    if (this.receiving) throw new Error('receive() of a live connection can be iterated only once');
+    if (this.receiving) throw new ValidationError('receive() of a live connection can be iterated only once');
     this.receiving = true;
     yield* this.early.splice(0);
     try {

@@ -205,7 +205,7 @@ describe('client events', () => {
     } catch (e) {
       error = e;
     }
-    expect(isAdkError(error, 'LIVE_PROTOCOL')).toBe(true);
+    expect(isAdkError(error, 'VALIDATION')).toBe(true);
   });
 
   it('resamples a stream cut into chunks as if it were whole', () => {

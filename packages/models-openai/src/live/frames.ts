@@ -1,12 +1,13 @@
-import type {
-  Content,
-  FinishReason,
-  FunctionResponse,
-  InlineData,
-  LlmRequest,
-  LlmResponse,
-  Part,
-  UsageMetadata,
+import {
+  type Content,
+  type FinishReason,
+  type FunctionResponse,
+  type InlineData,
+  type LlmRequest,
+  type LlmResponse,
+  type Part,
+  type UsageMetadata,
+  ValidationError,
 } from '@adk/core';
 import { LiveProtocolError } from './errors.js';
 import { PcmResampler, pcmFromBase64, pcmRate, pcmToBase64 } from './resample.js';
@@ -179,7 +180,7 @@ export function realtimeMediaEvents(
     return [{ type: 'input_audio_buffer.append', audio: pcmToBase64(samples) }];
   }
   if (mime.startsWith('image/')) return itemEvents(toItems({ role: 'user', parts: [{ inlineData: blob }] }));
-  throw new LiveProtocolError(
+  throw new ValidationError(
     `The OpenAI Realtime API takes PCM audio (audio/pcm;rate=N) and images, not ${blob.mimeType}`,
   );
 }
