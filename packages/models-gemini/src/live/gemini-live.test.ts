@@ -264,6 +264,16 @@ describe('Gemini.connect (Live API over WebSocket)', () => {
     }
   });
 
+  it('reports an unreachable endpoint as a retryable network ApiCallError without the key', async () => {
+    const nowhere = new Gemini('gemini-live-2.5-flash-preview', {
+      apiKey: 'live-test-key',
+      liveBaseURL: 'ws://127.0.0.1:1',
+    });
+    const error = await nowhere.connect(request).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'API_CALL', failure: 'network', isRetryable: true });
+    expect(JSON.stringify(error)).not.toContain('live-test-key');
+  });
+
   it('uses the Vertex AI endpoint with a bearer token and the model resource name', async () => {
     const served = serve(async (peer) => {
       const setup = (await peer.next()) as { setup: Record<string, unknown> };
