@@ -38,6 +38,7 @@ export class LiveSocket {
     });
     ws.on('close', (code, reason) => {
       this.closeInfo = { code, reason: reason.toString('utf8') };
+      this.signal?.removeEventListener('abort', this.onAbort);
       this.wake();
     });
     // Errors after the handshake are followed by 'close' (code 1006); nothing to do here.
