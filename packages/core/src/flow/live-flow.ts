@@ -251,7 +251,12 @@ export async function* runLiveFlow(
       );
     if (!request.model) request.model = llm.model;
     const c = await llm.connect(request, { signal, ...(resuming ? { resumptionHandle: resuming } : {}) });
-    if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    try {
+      if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    } catch (error) {
+      await c.close().catch(() => undefined);
+      throw error;
+    }
     return c;
   };
 
@@ -614,7 +619,14 @@ export async function* runLiveFlow(
   };
 
   try {
-    use(await open());
+    try {
+      use(await open());
+    } catch (error) {
+      // A first connection that drops at once is retried like any other; anything else fails now.
+      if (!isRecoverable(error)) throw error;
+      await reconnectAfter(error, false);
+      if (signal.aborted) return;
+    }
     void forwardQueue();
     for (;;) {
       const item = await channel.next(signal);

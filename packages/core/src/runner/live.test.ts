@@ -5,6 +5,7 @@ import {
   type Event,
   FunctionTool,
   InMemorySessionService,
+  LiveConnectionClosedError,
   LiveRequestQueue,
   LlmAgent,
   latestResumptionHandle,
@@ -588,6 +589,17 @@ describe('Runner.runLive', () => {
       { role: 'model', parts: [{ text: 'One.' }] },
     ]);
     expect(textsOf(session.events)).toEqual(['user:hi', 'voice:One.', 'voice:Two.']);
+  });
+
+  it('retries a first connection that drops at once (1011), and fails at once on one that is refused otherwise', async () => {
+    const s = setup([new LiveConnectionClosedError(1011, 'busy'), [text('Hello.'), { turnComplete: true }]]);
+    const { events } = await live(s, { runConfig: { liveReconnect: { initialDelayMs: 1 } } });
+    expect(textsOf(events)).toEqual(['voice:Hello.']);
+
+    const refused = setup([new LiveConnectionClosedError(1008, 'bad key'), [text('never')]]);
+    const result = await live(refused, { until: () => false });
+    expect(result.events.map((e) => e.errorCode)).toEqual(['LIVE_CONNECTION_CLOSED']);
+    expect(refused.model.connections.length).toBe(0);
   });
 
   it('gives up after the reconnect limit with a LIVE_CONNECTION_CLOSED error event; other close codes are not retried', async () => {
