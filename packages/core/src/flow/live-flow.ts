@@ -203,7 +203,7 @@ export async function* runLiveFlow(
   let connection: LlmConnection | undefined;
   let tools: ResolvedTools | undefined;
   let gen = 0;
-  /** Failed connections in a row (reset by any response). */
+  /** Failed connections in a row (reset once a connection delivers model output). */
   let failures = 0;
   let connectionChanged: { promise: Promise<void>; resolve: () => void } = deferred();
 
@@ -291,7 +291,16 @@ export async function* runLiveFlow(
     try {
       for await (const response of c.receive()) {
         if (signal.aborted || myGen !== gen) break;
-        failures = 0;
+        // The connection works once the model says something (a resumption update or usage sent
+        // right after connecting does not count: a server that drops every connection after one
+        // would otherwise be retried forever).
+        if (
+          response.content ||
+          response.inputTranscription ||
+          response.outputTranscription ||
+          response.turnComplete
+        )
+          failures = 0;
         onResponse(response, myGen);
       }
       channel.push({ kind: 'closed', gen: myGen });

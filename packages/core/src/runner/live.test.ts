@@ -603,7 +603,13 @@ describe('Runner.runLive', () => {
   });
 
   it('gives up after the reconnect limit with a LIVE_CONNECTION_CLOSED error event; other close codes are not retried', async () => {
-    const s = setup([[{ close: 1011 }], [{ close: 1012 }], [{ close: 1006 }], [text('never')]]);
+    // A resumption update right after connecting does not make a connection count as working.
+    const s = setup([
+      [{ liveSessionResumptionUpdate: { newHandle: 'h' } }, { close: 1011 }],
+      [{ close: 1012 }],
+      [{ close: 1006 }],
+      [text('never')],
+    ]);
     const { events, session } = await live(s, {
       runConfig: { liveReconnect: { maxAttempts: 2, initialDelayMs: 1 } },
     });
