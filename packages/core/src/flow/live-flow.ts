@@ -1,7 +1,7 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import { InvocationContext } from '../agents/invocation-context.js';
-import type { LiveRequest } from '../agents/live-request-queue.js';
+import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
 import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/run-config.js';
 import {
@@ -191,7 +191,23 @@ export async function* runLiveFlow(
     }
     return stopped;
   };
-  const ctx = new InvocationContext({ ...parent, signal, stopStreaming });
+  // Copies of the client's requests for running calls that asked for them (ToolContext.inputStream).
+  const inputs = new Map<string, LiveRequestQueue>();
+  const liveInputFor = (id: string): LiveRequestQueue | undefined => {
+    const running = calls.get(id);
+    if (!running || running.cancelled || signal.aborted) return undefined;
+    let input = inputs.get(id);
+    if (!input) {
+      input = new LiveRequestQueue();
+      inputs.set(id, input);
+    }
+    return input;
+  };
+  const endInput = (id: string) => {
+    inputs.get(id)?.close();
+    inputs.delete(id);
+  };
+  const ctx = new InvocationContext({ ...parent, signal, stopStreaming, liveInputFor });
   const handle = parent.liveResumptionHandle ?? { current: undefined };
   const reconnect = { ...DEFAULT_LIVE_RECONNECT, ...ctx.runConfig.liveReconnect };
   const channel = new Channel<Item>();
@@ -482,6 +498,7 @@ export async function* runLiveFlow(
     } finally {
       if (callSignal.aborted) iterator.return?.()?.catch?.(() => undefined);
       calls.delete(call.id);
+      endInput(call.id);
     }
   };
 
@@ -512,7 +529,10 @@ export async function* runLiveFlow(
     for (const { outcome, running } of results) {
       // A call the model withdrew after it finished (its group still running) is not answered either.
       if (outcome && !running.cancelled) done.push(unpaused(outcome));
-      if (!running.streaming) calls.delete(running.id);
+      if (!running.streaming) {
+        calls.delete(running.id);
+        endInput(running.id);
+      }
     }
     if (signal.aborted) return;
     const parts: Part[] = [];
@@ -538,6 +558,7 @@ export async function* runLiveFlow(
   };
 
   const forward = async (request: LiveRequest): Promise<void> => {
+    for (const input of inputs.values()) input.send(request);
     if (request.content) {
       let content = request.content;
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
@@ -620,6 +641,7 @@ export async function* runLiveFlow(
 
   const cleanup = async () => {
     clearTimeout(goAwayTimer);
+    for (const id of [...inputs.keys()]) endInput(id);
     controller.abort(new CancelledError('The live session of this agent has ended'));
     parent.signal.removeEventListener('abort', stopFlow);
     const c = connection;

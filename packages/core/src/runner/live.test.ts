@@ -20,6 +20,7 @@ import {
 import {
   functionCallResponse,
   type LiveConnectionScript,
+  type LiveSent,
   ScriptedLiveModel,
   ScriptedModel,
 } from '../testing/index.js';
@@ -446,6 +447,51 @@ describe('Runner.runLive', () => {
         scheduling: 'INTERRUPT',
       },
     ]);
+  });
+
+  it("a streaming tool can watch the client's input while it runs (toolContext.inputStream)", async () => {
+    const watcher = new FunctionTool({
+      name: 'watch_camera',
+      description: '',
+      parameters: z.object({}),
+      execute: async function* (_args, ctx) {
+        let frames = 0;
+        for await (const request of ctx.inputStream ?? []) {
+          if (!request.blob?.mimeType.startsWith('image/')) continue;
+          frames++;
+          yield { frames };
+          if (frames === 2) return;
+        }
+      },
+    });
+    const ended = (x: LiveSent) =>
+      x.kind === 'content' && x.content.parts[0]?.functionResponse?.willContinue === false;
+    const s = setup(
+      [
+        [
+          { waitFor: 'content' },
+          functionCallResponse('watch_camera', {}, 'v1'),
+          { waitFor: ended },
+          { turnComplete: true },
+        ],
+      ],
+      { tools: [watcher] },
+    );
+    s.queue.sendContent(userContent('tell me when you see two frames'));
+    await live(s, {
+      onEvent: (e) => {
+        if (!e.content?.parts[0]?.functionCall) return;
+        s.queue.sendRealtime({ mimeType: 'audio/pcm;rate=16000', data: 'AA==' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9j/' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9k/' });
+      },
+    });
+    const connection = s.model.connections[0];
+    // The frames reached the model too.
+    expect(connection?.sent.filter((x) => x.kind === 'realtime').length).toBe(3);
+    expect(connection?.sentContents.flatMap((c) => c.parts).map((p) => p.functionResponse?.response)).toEqual(
+      [undefined, { frames: 1 }, { frames: 2 }, { status: 'The stream has ended.' }],
+    );
   });
 
   it('transfer_to_agent closes the connection and the target agent goes on live with the same queue', async () => {
