@@ -273,6 +273,37 @@ describe('Runner.runLive', () => {
     expect(textsOf(session.events)).toEqual(['user:Weather in Paris?', 'voice:It is sunny in Paris.']);
   });
 
+  it('a failing tool is answered with an error response; a connection that fails otherwise ends the run with an error event', async () => {
+    const broken = new FunctionTool({
+      name: 'broken',
+      description: '',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full');
+      },
+    });
+    const s = setup(
+      [
+        async function* (connection) {
+          await connection.nextSent('content');
+          yield functionCallResponse('broken', {}, 'x1');
+          await connection.nextSent('functionResponse');
+          throw new Error('protocol violation');
+        },
+      ],
+      { tools: [broken] },
+    );
+    s.queue.sendContent(userContent('go'));
+    const { events, session } = await live(s, { until: () => false });
+    const connection = s.model.connections[0];
+    expect(connection?.sentContents.at(-1)?.parts[0]?.functionResponse?.response).toEqual({
+      error: 'Tool "broken" failed: disk full',
+    });
+    expect(events.at(-1)).toMatchObject({ errorCode: 'INTERNAL', errorMessage: 'protocol violation' });
+    expect(session.events.at(-1)?.errorCode).toBe('INTERNAL');
+    expect(connection?.closed).toBe(true);
+  });
+
   it('a call the model cancels aborts the running tool and nothing is sent for it', async () => {
     let aborted = false;
     const slow = new FunctionTool({
