@@ -1,7 +1,7 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import { InvocationContext } from '../agents/invocation-context.js';
-import type { LiveRequest } from '../agents/live-request-queue.js';
+import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
 import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/run-config.js';
 import {
@@ -191,7 +191,23 @@ export async function* runLiveFlow(
     }
     return stopped;
   };
-  const ctx = new InvocationContext({ ...parent, signal, stopStreaming });
+  // Copies of the client's requests for running calls that asked for them (ToolContext.inputStream).
+  const inputs = new Map<string, LiveRequestQueue>();
+  const liveInputFor = (id: string): LiveRequestQueue | undefined => {
+    const running = calls.get(id);
+    if (!running || running.cancelled || signal.aborted) return undefined;
+    let input = inputs.get(id);
+    if (!input) {
+      input = new LiveRequestQueue();
+      inputs.set(id, input);
+    }
+    return input;
+  };
+  const endInput = (id: string) => {
+    inputs.get(id)?.close();
+    inputs.delete(id);
+  };
+  const ctx = new InvocationContext({ ...parent, signal, stopStreaming, liveInputFor });
   const handle = parent.liveResumptionHandle ?? { current: undefined };
   const reconnect = { ...DEFAULT_LIVE_RECONNECT, ...ctx.runConfig.liveReconnect };
   const channel = new Channel<Item>();
@@ -203,7 +219,7 @@ export async function* runLiveFlow(
   let connection: LlmConnection | undefined;
   let tools: ResolvedTools | undefined;
   let gen = 0;
-  /** Failed connections in a row (reset by any response). */
+  /** Failed connections in a row (reset once a connection delivers model output). */
   let failures = 0;
   let connectionChanged: { promise: Promise<void>; resolve: () => void } = deferred();
 
@@ -251,7 +267,12 @@ export async function* runLiveFlow(
       );
     if (!request.model) request.model = llm.model;
     const c = await llm.connect(request, { signal, ...(resuming ? { resumptionHandle: resuming } : {}) });
-    if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    try {
+      if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    } catch (error) {
+      await c.close().catch(() => undefined);
+      throw error;
+    }
     return c;
   };
 
@@ -286,7 +307,16 @@ export async function* runLiveFlow(
     try {
       for await (const response of c.receive()) {
         if (signal.aborted || myGen !== gen) break;
-        failures = 0;
+        // The connection works once the model says something (a resumption update or usage sent
+        // right after connecting does not count: a server that drops every connection after one
+        // would otherwise be retried forever).
+        if (
+          response.content ||
+          response.inputTranscription ||
+          response.outputTranscription ||
+          response.turnComplete
+        )
+          failures = 0;
         onResponse(response, myGen);
       }
       channel.push({ kind: 'closed', gen: myGen });
@@ -468,6 +498,7 @@ export async function* runLiveFlow(
     } finally {
       if (callSignal.aborted) iterator.return?.()?.catch?.(() => undefined);
       calls.delete(call.id);
+      endInput(call.id);
     }
   };
 
@@ -498,7 +529,10 @@ export async function* runLiveFlow(
     for (const { outcome, running } of results) {
       // A call the model withdrew after it finished (its group still running) is not answered either.
       if (outcome && !running.cancelled) done.push(unpaused(outcome));
-      if (!running.streaming) calls.delete(running.id);
+      if (!running.streaming) {
+        calls.delete(running.id);
+        endInput(running.id);
+      }
     }
     if (signal.aborted) return;
     const parts: Part[] = [];
@@ -524,6 +558,7 @@ export async function* runLiveFlow(
   };
 
   const forward = async (request: LiveRequest): Promise<void> => {
+    for (const input of inputs.values()) input.send(request);
     if (request.content) {
       let content = request.content;
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
@@ -606,6 +641,7 @@ export async function* runLiveFlow(
 
   const cleanup = async () => {
     clearTimeout(goAwayTimer);
+    for (const id of [...inputs.keys()]) endInput(id);
     controller.abort(new CancelledError('The live session of this agent has ended'));
     parent.signal.removeEventListener('abort', stopFlow);
     const c = connection;
@@ -614,7 +650,14 @@ export async function* runLiveFlow(
   };
 
   try {
-    use(await open());
+    try {
+      use(await open());
+    } catch (error) {
+      // A first connection that drops at once is retried like any other; anything else fails now.
+      if (!isRecoverable(error)) throw error;
+      await reconnectAfter(error, false);
+      if (signal.aborted) return;
+    }
     void forwardQueue();
     for (;;) {
       const item = await channel.next(signal);

@@ -5,6 +5,7 @@ import {
   type Event,
   FunctionTool,
   InMemorySessionService,
+  LiveConnectionClosedError,
   LiveRequestQueue,
   LlmAgent,
   latestResumptionHandle,
@@ -19,6 +20,7 @@ import {
 import {
   functionCallResponse,
   type LiveConnectionScript,
+  type LiveSent,
   ScriptedLiveModel,
   ScriptedModel,
 } from '../testing/index.js';
@@ -271,6 +273,37 @@ describe('Runner.runLive', () => {
     expect(textsOf(session.events)).toEqual(['user:Weather in Paris?', 'voice:It is sunny in Paris.']);
   });
 
+  it('a failing tool is answered with an error response; a connection that fails otherwise ends the run with an error event', async () => {
+    const broken = new FunctionTool({
+      name: 'broken',
+      description: '',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full');
+      },
+    });
+    const s = setup(
+      [
+        async function* (connection) {
+          await connection.nextSent('content');
+          yield functionCallResponse('broken', {}, 'x1');
+          await connection.nextSent('functionResponse');
+          throw new Error('protocol violation');
+        },
+      ],
+      { tools: [broken] },
+    );
+    s.queue.sendContent(userContent('go'));
+    const { events, session } = await live(s, { until: () => false });
+    const connection = s.model.connections[0];
+    expect(connection?.sentContents.at(-1)?.parts[0]?.functionResponse?.response).toEqual({
+      error: 'Tool "broken" failed: disk full',
+    });
+    expect(events.at(-1)).toMatchObject({ errorCode: 'INTERNAL', errorMessage: 'protocol violation' });
+    expect(session.events.at(-1)?.errorCode).toBe('INTERNAL');
+    expect(connection?.closed).toBe(true);
+  });
+
   it('a call the model cancels aborts the running tool and nothing is sent for it', async () => {
     let aborted = false;
     const slow = new FunctionTool({
@@ -447,6 +480,51 @@ describe('Runner.runLive', () => {
     ]);
   });
 
+  it("a streaming tool can watch the client's input while it runs (toolContext.inputStream)", async () => {
+    const watcher = new FunctionTool({
+      name: 'watch_camera',
+      description: '',
+      parameters: z.object({}),
+      execute: async function* (_args, ctx) {
+        let frames = 0;
+        for await (const request of ctx.inputStream ?? []) {
+          if (!request.blob?.mimeType.startsWith('image/')) continue;
+          frames++;
+          yield { frames };
+          if (frames === 2) return;
+        }
+      },
+    });
+    const ended = (x: LiveSent) =>
+      x.kind === 'content' && x.content.parts[0]?.functionResponse?.willContinue === false;
+    const s = setup(
+      [
+        [
+          { waitFor: 'content' },
+          functionCallResponse('watch_camera', {}, 'v1'),
+          { waitFor: ended },
+          { turnComplete: true },
+        ],
+      ],
+      { tools: [watcher] },
+    );
+    s.queue.sendContent(userContent('tell me when you see two frames'));
+    await live(s, {
+      onEvent: (e) => {
+        if (!e.content?.parts[0]?.functionCall) return;
+        s.queue.sendRealtime({ mimeType: 'audio/pcm;rate=16000', data: 'AA==' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9j/' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9k/' });
+      },
+    });
+    const connection = s.model.connections[0];
+    // The frames reached the model too.
+    expect(connection?.sent.filter((x) => x.kind === 'realtime').length).toBe(3);
+    expect(connection?.sentContents.flatMap((c) => c.parts).map((p) => p.functionResponse?.response)).toEqual(
+      [undefined, { frames: 1 }, { frames: 2 }, { status: 'The stream has ended.' }],
+    );
+  });
+
   it('transfer_to_agent closes the connection and the target agent goes on live with the same queue', async () => {
     const model = new ScriptedLiveModel([
       [{ waitFor: 'content' }, functionCallResponse('transfer_to_agent', { agent_name: 'billing' }, 't1')],
@@ -590,8 +668,25 @@ describe('Runner.runLive', () => {
     expect(textsOf(session.events)).toEqual(['user:hi', 'voice:One.', 'voice:Two.']);
   });
 
+  it('retries a first connection that drops at once (1011), and fails at once on one that is refused otherwise', async () => {
+    const s = setup([new LiveConnectionClosedError(1011, 'busy'), [text('Hello.'), { turnComplete: true }]]);
+    const { events } = await live(s, { runConfig: { liveReconnect: { initialDelayMs: 1 } } });
+    expect(textsOf(events)).toEqual(['voice:Hello.']);
+
+    const refused = setup([new LiveConnectionClosedError(1008, 'bad key'), [text('never')]]);
+    const result = await live(refused, { until: () => false });
+    expect(result.events.map((e) => e.errorCode)).toEqual(['LIVE_CONNECTION_CLOSED']);
+    expect(refused.model.connections.length).toBe(0);
+  });
+
   it('gives up after the reconnect limit with a LIVE_CONNECTION_CLOSED error event; other close codes are not retried', async () => {
-    const s = setup([[{ close: 1011 }], [{ close: 1012 }], [{ close: 1006 }], [text('never')]]);
+    // A resumption update right after connecting does not make a connection count as working.
+    const s = setup([
+      [{ liveSessionResumptionUpdate: { newHandle: 'h' } }, { close: 1011 }],
+      [{ close: 1012 }],
+      [{ close: 1006 }],
+      [text('never')],
+    ]);
     const { events, session } = await live(s, {
       runConfig: { liveReconnect: { maxAttempts: 2, initialDelayMs: 1 } },
     });
