@@ -8,20 +8,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, screenshots } from './__fixtures__/browser.js';
+import { browserSuiteSkip, launchChromium, screenshots } from './__fixtures__/browser.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
 const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
 const outDir = join(pkgDir, 'test-output', 'reload-banner');
 
-const missing = [
-  !hasChromium && 'Chromium (set CHROMIUM_PATH)',
-  !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
-    '@adk/cli build (pnpm --filter @adk/cli build)',
-  !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
-].filter(Boolean);
-if (missing.length > 0) console.log(`hot reload browser test skipped: missing ${missing.join(', ')}`);
+const unavailable = browserSuiteSkip('hot reload browser test', {
+  missing: [
+    !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
+      '@adk/cli build (pnpm --filter @adk/cli build)',
+    !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
+  ],
+});
 
 const AGENT = (sub: string) => `import { LlmAgent } from '@adk/core';
 
@@ -71,7 +71,7 @@ async function startAdkWeb(agents: string, dataDir: string): Promise<void> {
   });
 }
 
-describe.skipIf(missing.length > 0)('adk web hot reload, in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(unavailable)('adk web hot reload, in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(join(pkgDir, 'tmp'), { recursive: true });
