@@ -11,8 +11,15 @@ const work = realpathSync(mkdtempSync(join(tmpdir(), 'adk-create-install-')));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const repoRoot = realpathSync(new URL('../../..', import.meta.url));
 
+/** The environment of a user's shell: without the npm_config_* variables pnpm sets for its scripts. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env = offlineEnv();
+  for (const key of Object.keys(env)) if (/^(npm|pnpm)_/i.test(key)) delete env[key];
+  return env;
+}
+
 function sh(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: offlineEnv(), timeout: 600_000 });
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: userEnv(), timeout: 600_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -34,19 +41,24 @@ describe('adk create from a checkout', () => {
       '@adk/cli': expect.stringMatching(/^file:vendor\/adk\/adk-cli-/),
       '@adk/server': expect.stringMatching(/^file:vendor\/adk\/adk-server-/),
       '@adk/dev-ui': expect.stringMatching(/^file:vendor\/adk\/adk-dev-ui-/),
+      '@adk/eval': expect.stringMatching(/^file:vendor\/adk\/adk-eval-/),
+      '@adk/mcp': expect.stringMatching(/^file:vendor\/adk\/adk-mcp-/),
     });
     for (const [, spec] of adk) expect(existsSync(join(dir, spec.slice('file:'.length)))).toBe(true);
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     expect(readme).toContain('packed from that checkout into');
     expect(readme).toContain('`vendor/adk/`');
 
+    // `--loglevel=http` lists every registry request: none may be for an @adk/* package.
     const install = sh(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=http'],
       dir,
     );
-    expect(install.output).not.toMatch(/\b404\b/);
     expect(install.status, install.output).toBe(0);
+    expect(install.output).toContain('npm http fetch');
+    expect(install.output).not.toMatch(/\/@adk(%2f|\/)/i);
+    expect(install.output).not.toMatch(/\b404\b/);
     // Installed from the tarballs (copies), not linked back into the checkout.
     const installedCore = realpathSync(join(dir, 'node_modules', '@adk', 'core'));
     expect(installedCore.startsWith(dir)).toBe(true);
@@ -64,7 +76,7 @@ describe('adk create from a checkout', () => {
       cwd: dir,
       input: 'What time is it in UTC?\n',
       encoding: 'utf8',
-      env: offlineEnv(),
+      env: userEnv(),
       timeout: 60_000,
     });
     expect(run.status, run.stderr).toBe(0);

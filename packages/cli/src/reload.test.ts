@@ -118,6 +118,33 @@ describe('adk web --reload (the default)', () => {
   });
 });
 
+describe('an app broken from the start', () => {
+  it('reports the error without a version to keep, then serves the fix', async () => {
+    const late = join(agents, 'late');
+    mkdirSync(late);
+    writeFileSync(
+      join(late, 'agent.ts'),
+      "import { LlmAgent } from '@adk/core';\nexport const rootAgent = new LlmAgent({ name: 'late', model: });\n",
+    );
+    const first = await fetch(`${web.url}/dev/apps/late/build_graph`);
+    expect(first.status).toBe(500);
+    expect(((await first.json()) as { code: string }).code).toBe('APP_LOAD');
+    expect((await status(web.url)).apps.late?.error).toMatchObject({
+      file: 'late/agent.ts',
+      keptPrevious: false,
+    });
+
+    writeFileSync(
+      join(late, 'agent.ts'),
+      "import { LlmAgent } from '@adk/core';\nexport const rootAgent = new LlmAgent({ name: 'late', model: 'gemini-2.5-flash' });\n",
+    );
+    await until('the fixed app', async () => (await status(web.url)).apps.late?.error === undefined);
+    // A new version for the page to refresh its views (the one before was the failure).
+    expect((await status(web.url)).apps.late?.revision).toBe(1);
+    expect((await fetch(`${web.url}/dev/apps/late/build_graph`)).status).toBe(200);
+  });
+});
+
 describe('a CommonJS app', () => {
   it('loads, and a change is reported (hot reload needs ES modules) while the loaded version stays', async () => {
     const graph = async () =>

@@ -29,8 +29,12 @@ export interface CreatedProject {
 /** The folder, inside the project, that holds the tarballs packed from a checkout. */
 export const VENDOR_FOLDER = 'vendor/adk';
 
-/** What the scaffold installs from `@adk/*`: the CLI (with its peers) and the web UI. */
-const WANTED = ['@adk/core', '@adk/cli', '@adk/dev-ui'];
+/**
+ * What the scaffold installs from `@adk/*`: the CLI with its peers, optional ones included (the web
+ * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp), so every command works and npm never asks the
+ * registry for an `@adk/*` name (it looks optional peers up too).
+ */
+const WANTED = ['@adk/core', '@adk/cli', '@adk/dev-ui', '@adk/eval', '@adk/mcp'];
 
 function versionOf(spec: string, fallback: string): string {
   try {

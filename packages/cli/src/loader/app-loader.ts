@@ -134,7 +134,7 @@ export interface AppLoadIssue {
 
 /** One app's reload state. */
 export interface AppReloadState {
-  /** Number of the version being served: 0 for the first load, then one more per successful reload. */
+  /** Number of the version being served: 0 for the first load, then one more per successful load after it. */
   revision: number;
   /** When the served version was loaded (ISO 8601), once loaded. */
   loadedAt?: string;
@@ -278,9 +278,9 @@ export class AppLoader {
       }
       const version = this.reloadable && esm ? ++this.versions : undefined;
       const agent = await loadAgentModule(entry, version === undefined ? {} : { version });
-      const hadVersion = state?.loadedAt !== undefined;
+      // Any earlier attempt (a version served, or a failure shown) makes this a new version.
       this.states.set(name, {
-        revision: (state?.revision ?? 0) + (hadVersion ? 1 : 0),
+        revision: state === undefined ? 0 : state.revision + 1,
         loadedAt: new Date().toISOString(),
       });
       return agent;

@@ -62,12 +62,16 @@ export async function watchApps(loader: AppLoader, options: AppWatcherOptions = 
   let closed = false;
 
   const appsOf = async (file: string): Promise<string[]> => {
-    const apps = await loader.list();
-    if (loader.isSingleApp) return apps;
-    const first = relative(dir, file).split(sep)[0];
-    if (first && apps.includes(first) && relative(dir, file).includes(sep)) return [first];
+    if (loader.isSingleApp) return loader.list();
+    const known = Object.keys(loader.reloadStates());
+    const parts = relative(dir, file).split(sep);
+    if (parts.length > 1) {
+      // A file in an app's folder: that app (a new app loads eagerly, a removed one reports it).
+      const app = parts[0] as string;
+      return known.includes(app) || (await loader.list()).includes(app) ? [app] : [];
+    }
     // A file of the agents folder itself: every app loaded (or failed) so far.
-    return Object.keys(loader.reloadStates());
+    return known;
   };
 
   const schedule = (app: string, file: string) => {
