@@ -132,6 +132,8 @@ npm run web            # or open the web UI at http://127.0.0.1:8000/dev-ui/ (ad
   Gemini, Claude or OpenAI when the matching key is set.
 - Sessions are kept in \`.adk/\`; \`adk run . --session <id>\` resumes one.
 - \`npm run typecheck\` checks the TypeScript; no build step is needed to run it.
+- \`npm run web\` reloads the agent when you save a file (runs in progress finish on the old code;
+  a file with an error keeps the last good version and the page shows the error).
 ${o.local ? localNote(o.local) : ''}`,
   };
 }
