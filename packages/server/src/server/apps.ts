@@ -26,7 +26,8 @@ function isLoader(apps: AdkApps): apps is AdkAppLoader {
 
 /** Resolves app names to agents and to one Runner per app, built on first use and kept. */
 export class AppRegistry {
-  private readonly runners = new Map<string, { revision: number; runner: Promise<Runner> }>();
+  /** `revision` is the loader's revision of the agent the runner was built on (undefined while it loads). */
+  private readonly runners = new Map<string, { revision: number | undefined; runner: Promise<Runner> }>();
   /** Runners replaced by a reload: closed at shutdown, once their runs are over. */
   private readonly retired: Promise<Runner>[] = [];
   private readonly fixed: Map<string, BaseAgent> | undefined;
@@ -69,13 +70,20 @@ export class AppRegistry {
   runner(name: string): Promise<Runner> {
     const revision = this.revisionOf(name);
     const cached = this.runners.get(name);
-    if (cached && cached.revision === revision) return cached.runner;
+    if (cached && (cached.revision === undefined || cached.revision === revision)) return cached.runner;
     if (cached) {
       this.retired.push(cached.runner);
       cached.runner.catch(() => undefined);
     }
-    const pending = this.build(name);
-    const entry = { revision, runner: pending };
+    // The revision is read right after the load answers (the build calls back after an await,
+    // once `entry` exists), so it is the one of the agent that load answered.
+    const pending = this.build(name, (loaded) => {
+      entry.revision = loaded;
+    });
+    const entry: { revision: number | undefined; runner: Promise<Runner> } = {
+      revision: undefined,
+      runner: pending,
+    };
     this.runners.set(name, entry);
     pending.catch(() => {
       if (this.runners.get(name) === entry) this.runners.delete(name);
@@ -83,7 +91,7 @@ export class AppRegistry {
     return pending;
   }
 
-  private async build(name: string): Promise<Runner> {
+  private async build(name: string, loaded: (revision: number) => void): Promise<Runner> {
     await this.assertApp(name);
     let agent: BaseAgent;
     if (this.fixed) agent = this.fixed.get(name) as BaseAgent;
@@ -97,6 +105,7 @@ export class AppRegistry {
         });
       }
     }
+    loaded(this.revisionOf(name));
     return this.makeRunner(name, agent);
   }
 
