@@ -151,8 +151,11 @@ export class Runner {
   }
 
   private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    await Promise.all([loadTelemetry(), loadZod()]);
-    await this.pluginManager.init();
+    if (!optionalModulesLoaded) {
+      await Promise.all([loadTelemetry(), loadZod()]);
+      optionalModulesLoaded = true;
+    }
+    if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
     // The run's own signal: the caller's, and aborted when the run ends in any way (including a
     // caller that stops iterating), so no model call or tool keeps running behind it.
@@ -199,8 +202,10 @@ export class Runner {
     try {
       let message = taken?.message;
       if (message) {
-        message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
-        ctx = new InvocationContext({ ...ctx, userContent: message });
+        if (!this.pluginManager.isEmpty) {
+          message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
+          ctx = new InvocationContext({ ...ctx, userContent: message });
+        }
         const userEvent = createEvent({
           invocationId,
           author: 'user',
@@ -355,6 +360,9 @@ function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): Bas
   shared.resumePath = path;
   return path[0] as BaseAgent;
 }
+
+/** Telemetry and zod are loaded before the first run (each load is then a no-op). */
+let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = new CancelledError('The run has ended');

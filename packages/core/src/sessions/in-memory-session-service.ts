@@ -113,10 +113,14 @@ export class InMemorySessionService implements SessionService {
       );
     }
     const persisted = persistableEvent(event);
-    const split = splitStateDelta(persisted.actions.stateDelta);
-    Object.assign(stored.state, split.session);
-    Object.assign(this.appStateOf(session.appName), split.app);
-    Object.assign(this.userStateOf(session.appName, session.userId), split.user);
+    // Most events change no state: nothing to split and merge for them.
+    for (const _ in persisted.actions.stateDelta) {
+      const split = splitStateDelta(persisted.actions.stateDelta);
+      Object.assign(stored.state, split.session);
+      Object.assign(this.appStateOf(session.appName), split.app);
+      Object.assign(this.userStateOf(session.appName, session.userId), split.user);
+      break;
+    }
     stored.events.push(persisted);
     stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime);
     applyEventToSession(session, persisted, stored.lastUpdateTime);
