@@ -243,7 +243,7 @@ export function buildContents(
   if (include === 'default' && all.length > 0) {
     const branch = ctx.branch;
     const first = all[0] as Event;
-    let list = historyCaches.get(first);
+    const list = historyCaches.get(first);
     const cache = takeCache(list, all, agentName, branch) ?? {
       agentName,
       branch,

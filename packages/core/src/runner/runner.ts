@@ -212,7 +212,7 @@ export class Runner {
           content: message,
           actions: { stateDelta: { ...params.stateDelta } },
         });
-        yield await this.commit(ctx, userEvent);
+        yield this.commit(ctx, userEvent);
       } else if (params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
@@ -226,7 +226,8 @@ export class Runner {
       } else {
         const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
-          yield await this.commit(ctx, event);
+          // `yield` awaits the commit (and throws here if it fails): no second await.
+          yield this.commit(ctx, event);
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
