@@ -73,7 +73,12 @@ async function runCall(
     [GenAi.agentName]: ctx.agent.name,
   }));
   const args = call.args;
-  const toolCtx = new ToolContext(ctx.with({ trace }), call.id, toolContext.actions, confirmation);
+  const toolCtx = new ToolContext(
+    trace === ctx.trace ? ctx : ctx.with({ trace }),
+    call.id,
+    toolContext.actions,
+    confirmation,
+  );
   let failure: unknown;
   try {
     if (confirmation && !confirmation.confirmed) {
