@@ -107,7 +107,7 @@ export class Runner {
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const chained = (previous ?? Promise.resolve()).then(() => mine);
+    const chained = previous ? previous.then(() => mine) : mine;
     this.running.set(key, chained);
     let lock: RunLock | undefined;
     try {
