@@ -17,6 +17,7 @@ import {
 } from './lib/conversation.js';
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { readLocation, writeLocation } from './lib/url.js';
+import { LivePanel } from './live/live-panel.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -52,6 +53,7 @@ export function App() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const [tab, setTab] = useState<Tab>('event');
   const [refreshKey, setRefreshKey] = useState(0);
+  const [live, setLive] = useState(false);
   const abort = useRef<AbortController | undefined>(undefined);
   const log = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -289,6 +291,34 @@ export function App() {
     [app, sessionId, user, loadSession, refreshSessions],
   );
 
+  // A live conversation talks in the open session, or in a new one.
+  const ensureLiveSession = useCallback(async (): Promise<string | undefined> => {
+    if (!app) return undefined;
+    if (sessionId) return sessionId;
+    try {
+      const created = await api.createSession(app, user);
+      setSessions((list) => [created, ...list]);
+      createdByRun.current = created.id;
+      shown.current = created.id;
+      setSessionId(created.id);
+      setEvents([]);
+      setState({});
+      return created.id;
+    } catch (error) {
+      setNotice({ kind: 'error', text: `Could not create a session: ${message(error)}` });
+      return undefined;
+    }
+  }, [app, sessionId, user]);
+
+  const liveEnded = useCallback(
+    (id: string) => {
+      if (!app) return;
+      if (shown.current === id) void loadSession(app, id);
+      void refreshSessions(app);
+    },
+    [app, loadSession, refreshSessions],
+  );
+
   const confirm = useCallback(
     (callId: string, confirmed: boolean) => {
       void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response: { confirmed } } }]);
@@ -516,7 +546,20 @@ export function App() {
               ))}
               {lastError && !running ? <span class="sr-only">The last run ended with an error.</span> : null}
             </div>
-            <Composer disabled={!ready} running={running} onSend={(parts) => void run(parts)} onStop={stop} />
+            <LivePanel
+              app={ready ? app : undefined}
+              user={user}
+              disabled={!ready || running}
+              ensureSession={ensureLiveSession}
+              onActive={setLive}
+              onEnded={liveEnded}
+            />
+            <Composer
+              disabled={!ready || live}
+              running={running}
+              onSend={(parts) => void run(parts)}
+              onStop={stop}
+            />
           </main>
           <Inspector
             tab={tab}
