@@ -133,6 +133,10 @@ describe('DemoModel.connect (live)', () => {
     await sendAudio(connection, 300, 0); // speech starts: the answer stops
     const after = await readUntil(responses, (r) => r.interrupted === true);
     expect(after.at(-1)?.interrupted).toBe(true);
+    // What was said before the interruption is told as a finished transcription, first.
+    const cut = after.find((r) => r.outputTranscription?.finished)?.outputTranscription?.text;
+    expect(cut).toBeTruthy();
+    expect(cut?.length).toBeLessThan(40);
     await sendAudio(connection, 0, 600);
     const next = await readUntil(responses, (r) => r.turnComplete === true);
     expect(next.find((r) => r.inputTranscription?.finished)?.inputTranscription?.text).toContain(

@@ -192,8 +192,8 @@ export class DemoLiveConnection implements LlmConnection {
   /** Stops the answer in progress (barge-in) and tells the client to drop what it still plays. */
   private interrupt(): void {
     if (!this.turn || this.turn.signal.aborted || !this.interrupts) return;
+    // The answer's loop tells the client (what was said so far, then `interrupted`).
     this.turn.abort();
-    this.emit({ interrupted: true });
   }
 
   private answer(): void {
@@ -214,7 +214,12 @@ export class DemoLiveConnection implements LlmConnection {
     if (signal.aborted || this.closed) return;
     const plan = planReply({ ...this.request, contents: this.contents });
     if (plan.kind === 'call') {
-      await sleep(this.options.tokenDelayMs, signal);
+      try {
+        await sleep(this.options.tokenDelayMs, signal);
+      } catch (error) {
+        if (signal.aborted) return; // withdrawn before it was made
+        throw error;
+      }
       const call = { id: newFunctionCallId(), name: plan.name, args: plan.args };
       const content: Content = { role: 'model', parts: [{ functionCall: call }] };
       this.contents.push(content);
@@ -260,7 +265,10 @@ export class DemoLiveConnection implements LlmConnection {
       if (this.audioOut) this.emit({ outputTranscription: { text, finished: true } });
       else this.emit({ content: { role: 'model', parts: [{ text }] } });
     }
-    if (!finished) return; // the interruption was already told
+    if (!finished) {
+      this.emit({ interrupted: true });
+      return;
+    }
     if (this.request.config.live?.sessionResumption) {
       this.handles++;
       this.emit({

@@ -122,6 +122,8 @@ export class PcmPlayer {
   /** Chunks scheduled, and their total length in ms (for the UI and its tests). */
   chunks = 0;
   scheduledMs = 0;
+  /** Chunks that played to their end (not cut by an interruption). */
+  played = 0;
   onChange: (() => void) | undefined;
 
   /** Creates the AudioContext (call it from a user gesture so autoplay rules let it play). */
@@ -152,6 +154,7 @@ export class PcmPlayer {
     this.sources.add(source);
     source.onended = () => {
       this.sources.delete(source);
+      this.played++;
       this.onChange?.();
     };
     this.chunks++;

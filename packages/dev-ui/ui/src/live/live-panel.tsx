@@ -44,6 +44,27 @@ const CLOSE_REASONS: Record<number, string> = {
 
 let lineKeys = 0;
 
+/** A microphone (inline SVG: emoji glyphs are missing from many fonts). */
+function MicIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      focusable="false"
+      width={14}
+      height={14}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width={2}
+      stroke-linecap="round"
+      stroke-linejoin="round"
+    >
+      <rect x="9" y="2" width="6" height="12" rx="3" />
+      <path d="M5 11a7 7 0 0 0 14 0M12 18v4" />
+    </svg>
+  );
+}
+
 /**
  * Live conversation with the agent over `/run_live`: a microphone button that streams 16 kHz PCM
  * and plays the spoken answer as it arrives, or a text-only live mode for models without audio.
@@ -73,7 +94,7 @@ export function LivePanel({
   const [tools, setTools] = useState<ToolCall[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const [text, setText] = useState('');
-  const [audio, setAudio] = useState({ chunks: 0, ms: 0, playing: false, interruptions: 0 });
+  const [audio, setAudio] = useState({ chunks: 0, ms: 0, played: 0, playing: false, interruptions: 0 });
   const [mic, setMic] = useState({ chunks: 0, deviceRate: 0 });
   const socket = useRef<LiveSocket | undefined>(undefined);
   const microphone = useRef<Microphone | undefined>(undefined);
@@ -82,7 +103,14 @@ export function LivePanel({
 
   const syncAudio = useCallback(() => {
     const p = player.current;
-    if (p) setAudio((a) => ({ ...a, chunks: p.chunks, ms: Math.round(p.scheduledMs), playing: p.playing }));
+    if (p)
+      setAudio((a) => ({
+        ...a,
+        chunks: p.chunks,
+        ms: Math.round(p.scheduledMs),
+        played: p.played,
+        playing: p.playing,
+      }));
   }, []);
 
   /** Adds a transcription chunk (or final text) to the last open line of `who`, or starts one. */
@@ -110,9 +138,12 @@ export function LivePanel({
       if (event.interrupted) {
         player.current?.interrupt();
         setAudio((a) => ({ ...a, interruptions: a.interruptions + 1 }));
-        setLines((list) =>
-          list.map((l) => (l.who === 'agent' && !l.final ? { ...l, final: true, interrupted: true } : l)),
-        );
+        // The answer being spoken (its transcription may already have been closed) was cut off.
+        setLines((list) => {
+          const at = list.findLastIndex((l) => l.who === 'agent');
+          if (at < 0) return list;
+          return list.map((l, i) => (i === at ? { ...l, final: true, interrupted: true } : l));
+        });
       }
       const input = event.inputTranscription;
       if (input?.text !== undefined) say('user', 'user', input.text, !!input.finished);
@@ -181,6 +212,7 @@ export function LivePanel({
       setProblem(undefined);
       setLines([]);
       setTools([]);
+      setMic({ chunks: 0, deviceRate: 0 });
       setMode(modality);
       setStatus('connecting');
       onActive(true);
@@ -259,6 +291,7 @@ export function LivePanel({
       data-live-mode={mode}
       data-audio-chunks={audio.chunks}
       data-audio-ms={audio.ms}
+      data-audio-played={audio.played}
       data-audio-playing={audio.playing ? 'true' : 'false'}
       data-interruptions={audio.interruptions}
       data-mic-chunks={mic.chunks}
@@ -293,7 +326,7 @@ export function LivePanel({
               onClick={() => void start('AUDIO')}
               title="Talk to the agent: streams your microphone to /run_live and plays its spoken answer"
             >
-              <span aria-hidden="true">🎤</span> Start voice
+              <MicIcon /> Start voice
             </button>
             <button
               type="button"
