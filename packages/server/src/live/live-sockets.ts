@@ -159,7 +159,12 @@ export class LiveSockets {
       stop.abort();
     });
     const session: LiveSession = { socket, queue, stop, done: Promise.resolve() };
-    session.done = this.serve(session, request).finally(() => this.sessions.delete(session));
+    session.done = this.serve(session, request)
+      .catch((error: unknown) => {
+        this.ctx.logger.error(errorLine('run_live failed', error));
+        if (socket.readyState === socket.OPEN) socket.close(LIVE_CLOSE.error, 'Internal server error');
+      })
+      .finally(() => this.sessions.delete(session));
     this.sessions.add(session);
   }
 
