@@ -173,7 +173,7 @@ describe.skipIf(missing.length > 0)(
 
     it('holds a live text session for models without audio, with its tool calls', async () => {
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: '+ New' }).click();
-    await page.getByText('This session has no messages yet.').waitFor();
+      await page.getByText('This session has no messages yet.').waitFor();
       await page.getByRole('button', { name: 'Live text' }).click();
       await expect.poll(() => panel().getAttribute('data-live-status')).toBe('live');
       expect(await attr('data-mic-chunks')).toBe(0);
