@@ -3,6 +3,7 @@ export * from './agents/callback-context.js';
 export * from './agents/invocation-context.js';
 export * from './agents/live-request-queue.js';
 export * from './agents/llm-agent.js';
+export * from './agents/parse-live-request.js';
 export * from './agents/run-config.js';
 export * from './agents/workflow-agents.js';
 export * from './artifacts/artifact-service.js';

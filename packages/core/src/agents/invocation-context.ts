@@ -62,6 +62,8 @@ export interface InvocationContextInit {
   liveResumptionHandle?: { current: string | undefined } | undefined;
   /** Live sessions: stops the running streaming calls of a tool (`stop_streaming`); returns how many. */
   stopStreaming?: ((functionName: string) => number) | undefined;
+  /** Live sessions: a copy of the client's requests for a running call (`ToolContext.inputStream`). */
+  liveInputFor?: ((functionCallId: string) => LiveRequestQueue | undefined) | undefined;
 }
 
 /**
@@ -94,6 +96,7 @@ export class InvocationContext {
   readonly liveRequestQueue: LiveRequestQueue | undefined;
   readonly liveResumptionHandle: { current: string | undefined } | undefined;
   readonly stopStreaming: ((functionName: string) => number) | undefined;
+  readonly liveInputFor: ((functionCallId: string) => LiveRequestQueue | undefined) | undefined;
 
   constructor(init: InvocationContextInit) {
     this.invocationId = init.invocationId;
@@ -120,6 +123,7 @@ export class InvocationContext {
     this.liveRequestQueue = init.liveRequestQueue;
     this.liveResumptionHandle = init.liveResumptionHandle;
     this.stopStreaming = init.stopStreaming;
+    this.liveInputFor = init.liveInputFor;
   }
 
   /** A context for another agent (and optionally another branch or trace parent). */

@@ -1,7 +1,7 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import { InvocationContext } from '../agents/invocation-context.js';
-import type { LiveRequest } from '../agents/live-request-queue.js';
+import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
 import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/run-config.js';
 import {
@@ -73,6 +73,11 @@ class Channel<T> {
     w?.();
   }
 
+  /** Takes every item queued now. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+
   /** The next item, or undefined once `signal` aborts. */
   async next(signal: AbortSignal): Promise<T | undefined> {
     for (;;) {
@@ -100,6 +105,15 @@ interface RunningCall {
 }
 
 const STREAM_ENDED = { status: 'The stream has ended.' };
+
+/** How long before the time a goAway announced the connection is replaced, if a turn is still going. */
+const GO_AWAY_MARGIN_MS = 2000;
+
+/** A protobuf JSON duration ('10s', '1.5s'); 0 when absent or unreadable (replace at once). */
+function parseDurationMs(value: string | undefined): number {
+  const m = value === undefined ? null : /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
+  return m ? Number(m[1]) * 1000 : 0;
+}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
@@ -177,7 +191,23 @@ export async function* runLiveFlow(
     }
     return stopped;
   };
-  const ctx = new InvocationContext({ ...parent, signal, stopStreaming });
+  // Copies of the client's requests for running calls that asked for them (ToolContext.inputStream).
+  const inputs = new Map<string, LiveRequestQueue>();
+  const liveInputFor = (id: string): LiveRequestQueue | undefined => {
+    const running = calls.get(id);
+    if (!running || running.cancelled || signal.aborted) return undefined;
+    let input = inputs.get(id);
+    if (!input) {
+      input = new LiveRequestQueue();
+      inputs.set(id, input);
+    }
+    return input;
+  };
+  const endInput = (id: string) => {
+    inputs.get(id)?.close();
+    inputs.delete(id);
+  };
+  const ctx = new InvocationContext({ ...parent, signal, stopStreaming, liveInputFor });
   const handle = parent.liveResumptionHandle ?? { current: undefined };
   const reconnect = { ...DEFAULT_LIVE_RECONNECT, ...ctx.runConfig.liveReconnect };
   const channel = new Channel<Item>();
@@ -189,7 +219,7 @@ export async function* runLiveFlow(
   let connection: LlmConnection | undefined;
   let tools: ResolvedTools | undefined;
   let gen = 0;
-  /** Failed connections in a row (reset by any response). */
+  /** Failed connections in a row (reset once a connection delivers model output). */
   let failures = 0;
   let connectionChanged: { promise: Promise<void>; resolve: () => void } = deferred();
 
@@ -237,12 +267,19 @@ export async function* runLiveFlow(
       );
     if (!request.model) request.model = llm.model;
     const c = await llm.connect(request, { signal, ...(resuming ? { resumptionHandle: resuming } : {}) });
-    if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    try {
+      if (!resuming && contents.length > 0) await c.sendHistory(contents);
+    } catch (error) {
+      await c.close().catch(() => undefined);
+      throw error;
+    }
     return c;
   };
 
   const use = (c: LlmConnection) => {
     connection = c;
+    turnActive = false;
+    clearTimeout(goAwayTimer);
     const myGen = ++gen;
     const changed = connectionChanged;
     connectionChanged = deferred();
@@ -250,11 +287,36 @@ export async function* runLiveFlow(
     void pump(c, myGen);
   };
 
+  // goAway: the server closes this connection soon. A turn in progress is let finish first (a
+  // reconnect mid-answer cuts the model off), up to shortly before the announced time.
+  let turnActive = false;
+  let goAwayGen = 0;
+  let goAwayTimer: ReturnType<typeof setTimeout> | undefined;
+  const onGoAway = (timeLeft: string | undefined, myGen: number) => {
+    goAwayGen = myGen;
+    if (!turnActive) {
+      channel.push({ kind: 'goAway', gen: myGen });
+      return;
+    }
+    const wait = Math.max(0, parseDurationMs(timeLeft) - GO_AWAY_MARGIN_MS);
+    clearTimeout(goAwayTimer);
+    goAwayTimer = setTimeout(() => channel.push({ kind: 'goAway', gen: myGen }), wait);
+  };
+
   const pump = async (c: LlmConnection, myGen: number) => {
     try {
       for await (const response of c.receive()) {
         if (signal.aborted || myGen !== gen) break;
-        failures = 0;
+        // The connection works once the model says something (a resumption update or usage sent
+        // right after connecting does not count: a server that drops every connection after one
+        // would otherwise be retried forever).
+        if (
+          response.content ||
+          response.inputTranscription ||
+          response.outputTranscription ||
+          response.turnComplete
+        )
+          failures = 0;
         onResponse(response, myGen);
       }
       channel.push({ kind: 'closed', gen: myGen });
@@ -327,8 +389,14 @@ export async function* runLiveFlow(
       // their responses before finishing its turn would otherwise wait forever).
       if (found.length > 0 && tools) startCalls(found, tools);
     }
-    if (r.goAway) channel.push({ kind: 'goAway', gen: myGen });
+    if (r.turnComplete || r.interrupted) {
+      turnActive = false;
+      if (goAwayGen === myGen) channel.push({ kind: 'goAway', gen: myGen });
+    } else if (r.content?.parts.length || r.outputTranscription) turnActive = true;
+    if (r.goAway) onGoAway(r.goAway.timeLeft, myGen);
   };
+
+  const failed = (error: unknown) => channel.push({ kind: 'failed', error });
 
   const cancelCall = (id: string) => {
     const running = calls.get(id);
@@ -430,6 +498,7 @@ export async function* runLiveFlow(
     } finally {
       if (callSignal.aborted) iterator.return?.()?.catch?.(() => undefined);
       calls.delete(call.id);
+      endInput(call.id);
     }
   };
 
@@ -444,9 +513,12 @@ export async function* runLiveFlow(
       const tool = resolved.byName.get(call.name);
       const started = startCall(call, resolved);
       if (tool?.behavior !== 'NON_BLOCKING') blocking.push(started);
-      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE'));
+      else void started.then((one) => answer([one], tool.scheduling ?? 'WHEN_IDLE')).catch(failed);
     }
-    if (blocking.length > 0) void Promise.all(blocking).then((all) => answer(all, undefined));
+    if (blocking.length > 0)
+      void Promise.all(blocking)
+        .then((all) => answer(all, undefined))
+        .catch(failed);
   };
 
   const answer = (
@@ -456,8 +528,11 @@ export async function* runLiveFlow(
     const done: CallOutcome[] = [];
     for (const { outcome, running } of results) {
       // A call the model withdrew after it finished (its group still running) is not answered either.
-      if (outcome && !running.cancelled) done.push(outcome);
-      if (!running.streaming) calls.delete(running.id);
+      if (outcome && !running.cancelled) done.push(unpaused(outcome));
+      if (!running.streaming) {
+        calls.delete(running.id);
+        endInput(running.id);
+      }
     }
     if (signal.aborted) return;
     const parts: Part[] = [];
@@ -483,6 +558,7 @@ export async function* runLiveFlow(
   };
 
   const forward = async (request: LiveRequest): Promise<void> => {
+    for (const input of inputs.values()) input.send(request);
     if (request.content) {
       let content = request.content;
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
@@ -503,9 +579,9 @@ export async function* runLiveFlow(
           resolve();
         });
       });
-      if ((await unlessAborted(committed, signal)) === undefined && signal.aborted) return;
+      await unlessAborted(committed, signal);
+      if (signal.aborted) return;
       await sent;
-      return;
     }
     if (request.blob) {
       const blob = request.blob;
@@ -564,6 +640,8 @@ export async function* runLiveFlow(
   };
 
   const cleanup = async () => {
+    clearTimeout(goAwayTimer);
+    for (const id of [...inputs.keys()]) endInput(id);
     controller.abort(new CancelledError('The live session of this agent has ended'));
     parent.signal.removeEventListener('abort', stopFlow);
     const c = connection;
@@ -572,7 +650,14 @@ export async function* runLiveFlow(
   };
 
   try {
-    use(await open());
+    try {
+      use(await open());
+    } catch (error) {
+      // A first connection that drops at once is retried like any other; anything else fails now.
+      if (!isRecoverable(error)) throw error;
+      await reconnectAfter(error, false);
+      if (signal.aborted) return;
+    }
     void forwardQueue();
     for (;;) {
       const item = await channel.next(signal);
@@ -593,6 +678,9 @@ export async function* runLiveFlow(
           }
           await cleanup();
           if (parent.signal.aborted) return;
+          // What arrived before the hand-over (a user message forwarded meanwhile) is kept: the
+          // target gets it with the history.
+          yield* pendingEvents(channel);
           // A resumption handle belongs to this agent's server session, not to the target's.
           handle.current = undefined;
           yield* target.runLive(parent);
@@ -603,12 +691,20 @@ export async function* runLiveFlow(
           break;
         case 'closed':
           if (item.gen !== gen || signal.aborted) break;
+          // The close that a goAway announced: go on with the latest handle.
+          if (goAwayGen === item.gen) {
+            await reconnectAfter(item.error, true);
+            break;
+          }
           if (item.error === undefined) return; // the server ended the session
           if (!isRecoverable(item.error)) throw item.error;
           await reconnectAfter(item.error, false);
           break;
         case 'queueClosed':
-          // Everything queued before the close has been sent (the queue is forwarded in order).
+          // Everything queued before the close has been sent (the queue is forwarded in order);
+          // what the model had already answered is still recorded.
+          await cleanup();
+          yield* pendingEvents(channel);
           return;
         case 'failed':
           throw item.error;
@@ -617,6 +713,35 @@ export async function* runLiveFlow(
   } finally {
     await cleanup();
   }
+}
+
+/** The events still queued once the connection is gone (their sends are dropped). */
+function* pendingEvents(channel: Channel<Item>): Generator<Event, void, undefined> {
+  for (const item of channel.drain()) if (item.kind === 'event') yield item.event;
+}
+
+/**
+ * A live session cannot pause for a confirmation or a credential (the model is waiting on the
+ * connection): such a call is answered with an error instead of hanging the conversation.
+ */
+function unpaused(outcome: CallOutcome): CallOutcome {
+  const {
+    requestedToolConfirmations,
+    requestedAuthConfigs,
+    skipSummarization: _skip,
+    ...actions
+  } = outcome.actions;
+  const id = outcome.call.id;
+  if (outcome.response !== undefined || !(requestedToolConfirmations?.[id] || requestedAuthConfigs?.[id]))
+    return outcome;
+  const what = requestedToolConfirmations?.[id] ? 'a confirmation' : 'a credential';
+  return {
+    call: outcome.call,
+    response: {
+      error: `"${outcome.call.name}" needs ${what} from the user, which a live session cannot ask for.`,
+    },
+    actions,
+  };
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -5,6 +5,7 @@ import {
   type Event,
   FunctionTool,
   InMemorySessionService,
+  LiveConnectionClosedError,
   LiveRequestQueue,
   LlmAgent,
   latestResumptionHandle,
@@ -19,6 +20,7 @@ import {
 import {
   functionCallResponse,
   type LiveConnectionScript,
+  type LiveSent,
   ScriptedLiveModel,
   ScriptedModel,
 } from '../testing/index.js';
@@ -271,6 +273,37 @@ describe('Runner.runLive', () => {
     expect(textsOf(session.events)).toEqual(['user:Weather in Paris?', 'voice:It is sunny in Paris.']);
   });
 
+  it('a failing tool is answered with an error response; a connection that fails otherwise ends the run with an error event', async () => {
+    const broken = new FunctionTool({
+      name: 'broken',
+      description: '',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full');
+      },
+    });
+    const s = setup(
+      [
+        async function* (connection) {
+          await connection.nextSent('content');
+          yield functionCallResponse('broken', {}, 'x1');
+          await connection.nextSent('functionResponse');
+          throw new Error('protocol violation');
+        },
+      ],
+      { tools: [broken] },
+    );
+    s.queue.sendContent(userContent('go'));
+    const { events, session } = await live(s, { until: () => false });
+    const connection = s.model.connections[0];
+    expect(connection?.sentContents.at(-1)?.parts[0]?.functionResponse?.response).toEqual({
+      error: 'Tool "broken" failed: disk full',
+    });
+    expect(events.at(-1)).toMatchObject({ errorCode: 'INTERNAL', errorMessage: 'protocol violation' });
+    expect(session.events.at(-1)?.errorCode).toBe('INTERNAL');
+    expect(connection?.closed).toBe(true);
+  });
+
   it('a call the model cancels aborts the running tool and nothing is sent for it', async () => {
     let aborted = false;
     const slow = new FunctionTool({
@@ -447,6 +480,51 @@ describe('Runner.runLive', () => {
     ]);
   });
 
+  it("a streaming tool can watch the client's input while it runs (toolContext.inputStream)", async () => {
+    const watcher = new FunctionTool({
+      name: 'watch_camera',
+      description: '',
+      parameters: z.object({}),
+      execute: async function* (_args, ctx) {
+        let frames = 0;
+        for await (const request of ctx.inputStream ?? []) {
+          if (!request.blob?.mimeType.startsWith('image/')) continue;
+          frames++;
+          yield { frames };
+          if (frames === 2) return;
+        }
+      },
+    });
+    const ended = (x: LiveSent) =>
+      x.kind === 'content' && x.content.parts[0]?.functionResponse?.willContinue === false;
+    const s = setup(
+      [
+        [
+          { waitFor: 'content' },
+          functionCallResponse('watch_camera', {}, 'v1'),
+          { waitFor: ended },
+          { turnComplete: true },
+        ],
+      ],
+      { tools: [watcher] },
+    );
+    s.queue.sendContent(userContent('tell me when you see two frames'));
+    await live(s, {
+      onEvent: (e) => {
+        if (!e.content?.parts[0]?.functionCall) return;
+        s.queue.sendRealtime({ mimeType: 'audio/pcm;rate=16000', data: 'AA==' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9j/' });
+        s.queue.sendRealtime({ mimeType: 'image/jpeg', data: '/9k/' });
+      },
+    });
+    const connection = s.model.connections[0];
+    // The frames reached the model too.
+    expect(connection?.sent.filter((x) => x.kind === 'realtime').length).toBe(3);
+    expect(connection?.sentContents.flatMap((c) => c.parts).map((p) => p.functionResponse?.response)).toEqual(
+      [undefined, { frames: 1 }, { frames: 2 }, { status: 'The stream has ended.' }],
+    );
+  });
+
   it('transfer_to_agent closes the connection and the target agent goes on live with the same queue', async () => {
     const model = new ScriptedLiveModel([
       [{ waitFor: 'content' }, functionCallResponse('transfer_to_agent', { agent_name: 'billing' }, 't1')],
@@ -465,6 +543,8 @@ describe('Runner.runLive', () => {
     const s = { model, agent, runner, queue, sessionService };
     const { session } = await live(s, {
       onEvent: (e) => {
+        // A message while the hand-over happens is neither lost nor sent twice.
+        if (e.content?.parts[0]?.functionCall) queue.sendContent(userContent('Meanwhile.'));
         if (e.author === 'billing' && e.content?.parts[0]?.text === 'Billing here.')
           queue.sendContent(userContent('Please.'));
       },
@@ -475,9 +555,11 @@ describe('Runner.runLive', () => {
     expect(first?.sentContents.some((c) => c.parts.some((p) => p.functionResponse))).toBe(false);
     expect(second?.request.systemInstruction).toContain('You do billing.');
     expect(second?.history?.[0]).toEqual({ role: 'user', parts: [{ text: 'I need a refund' }] });
+    expect(second?.history).toContainEqual({ role: 'user', parts: [{ text: 'Meanwhile.' }] });
     expect(second?.sentContents).toEqual([{ role: 'user', parts: [{ text: 'Please.' }] }]);
     expect(textsOf(session.events)).toEqual([
       'user:I need a refund',
+      'user:Meanwhile.',
       'billing:Billing here.',
       'user:Please.',
       'billing:Refunded.',
@@ -490,18 +572,23 @@ describe('Runner.runLive', () => {
       [
         { waitFor: 'content' },
         { liveSessionResumptionUpdate: { newHandle: 'h-1', resumable: true } },
+        text('Fir', true),
+        // Mid-turn: the connection is replaced once the turn is over, not in the middle of it.
+        { goAway: { timeLeft: '50s' } },
         text('First.'),
         { liveSessionResumptionUpdate: { newHandle: 'h-2', resumable: true } },
         { liveSessionResumptionUpdate: { resumable: false } },
-        { goAway: { timeLeft: '5s' } },
+        { turnComplete: true },
       ],
       [{ waitFor: 'content' }, text('Second.'), { turnComplete: true }],
     ]);
     s.queue.sendContent(userContent('one'));
+    let turns = 0;
     const { session } = await live(s, {
       runConfig: { sessionResumption: { transparent: true } },
+      until: (e) => e.turnComplete === true && ++turns === 2,
       onEvent: (e) => {
-        if (e.content?.parts[0]?.text === 'First.') s.queue.sendContent(userContent('two'));
+        if (e.turnComplete && turns === 0) s.queue.sendContent(userContent('two'));
       },
     });
     const [first, second] = s.model.connections;
@@ -516,6 +603,47 @@ describe('Runner.runLive', () => {
     expect(
       [...(first?.sentContents ?? []), ...(second?.sentContents ?? [])].map((c) => c.parts[0]?.text),
     ).toEqual(['one', 'two']);
+  });
+
+  it('after a goAway, the announced close itself (even a normal one) is followed by a reconnect', async () => {
+    const s = setup([
+      [
+        { liveSessionResumptionUpdate: { newHandle: 'h-9' } },
+        text('Talking', true),
+        { goAway: { timeLeft: '30s' } },
+        { end: true },
+      ],
+      [text('Still here.'), { turnComplete: true }],
+    ]);
+    const { events } = await live(s);
+    expect(s.model.connections[1]?.options.resumptionHandle).toBe('h-9');
+    expect(textsOf(events)).toContain('voice:Still here.');
+  });
+
+  it('a tool that asks for confirmation is answered with an error in a live session instead of hanging', async () => {
+    const guarded = new FunctionTool({
+      name: 'delete_all',
+      description: '',
+      parameters: z.object({}),
+      requireConfirmation: true,
+      execute: () => ({ deleted: true }),
+    });
+    const s = setup(
+      [
+        [
+          { waitFor: 'content' },
+          functionCallResponse('delete_all', {}, 'd1'),
+          { waitFor: 'functionResponse' },
+          { turnComplete: true },
+        ],
+      ],
+      { tools: [guarded] },
+    );
+    s.queue.sendContent(userContent('delete everything'));
+    const { session } = await live(s);
+    const sent = s.model.connections[0]?.sentContents.at(-1)?.parts[0]?.functionResponse;
+    expect(sent?.response.error).toContain('confirmation');
+    expect(session.events.some((e) => e.actions.requestedToolConfirmations)).toBe(false);
   });
 
   it('runLive({ resumptionHandle }) connects with it and sends no history', async () => {
@@ -540,8 +668,25 @@ describe('Runner.runLive', () => {
     expect(textsOf(session.events)).toEqual(['user:hi', 'voice:One.', 'voice:Two.']);
   });
 
+  it('retries a first connection that drops at once (1011), and fails at once on one that is refused otherwise', async () => {
+    const s = setup([new LiveConnectionClosedError(1011, 'busy'), [text('Hello.'), { turnComplete: true }]]);
+    const { events } = await live(s, { runConfig: { liveReconnect: { initialDelayMs: 1 } } });
+    expect(textsOf(events)).toEqual(['voice:Hello.']);
+
+    const refused = setup([new LiveConnectionClosedError(1008, 'bad key'), [text('never')]]);
+    const result = await live(refused, { until: () => false });
+    expect(result.events.map((e) => e.errorCode)).toEqual(['LIVE_CONNECTION_CLOSED']);
+    expect(refused.model.connections.length).toBe(0);
+  });
+
   it('gives up after the reconnect limit with a LIVE_CONNECTION_CLOSED error event; other close codes are not retried', async () => {
-    const s = setup([[{ close: 1011 }], [{ close: 1012 }], [{ close: 1006 }], [text('never')]]);
+    // A resumption update right after connecting does not make a connection count as working.
+    const s = setup([
+      [{ liveSessionResumptionUpdate: { newHandle: 'h' } }, { close: 1011 }],
+      [{ close: 1012 }],
+      [{ close: 1006 }],
+      [text('never')],
+    ]);
     const { events, session } = await live(s, {
       runConfig: { liveReconnect: { maxAttempts: 2, initialDelayMs: 1 } },
     });
