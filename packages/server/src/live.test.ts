@@ -177,10 +177,37 @@ describe('/run_live frames', () => {
     expect(model.connections.length).toBe(before + 1);
     expect(connection?.request.config.live).toMatchObject({
       responseModalities: ['TEXT'],
+      inputAudioTranscription: true,
       realtimeInputConfig: { automaticActivityDetection: { disabled: true } },
     });
+    expect(connection?.request.config.live?.outputAudioTranscription).toBeUndefined();
     expect(connection?.received.filter((r) => typeof r === 'string')).toEqual(['start', 'end']);
     client.socket.close();
+    await client.closed;
+  });
+
+  it('turns adk-python query parameters into the live session settings', async () => {
+    const client = await openLive(
+      open.url,
+      query('s1', {
+        modalities: ['AUDIO', 'text'],
+        proactive_audio: 'true',
+        enable_affective_dialog: '1',
+        enable_session_resumption: 'true',
+        save_live_blob: 'false',
+      }),
+    );
+    client.send({ content: { role: 'user', parts: [{ text: 'settings' }] } });
+    await client.waitFor((f) => f.turnComplete === true);
+    expect(model.connections.at(-1)?.request.config.live).toMatchObject({
+      responseModalities: ['AUDIO', 'TEXT'],
+      proactivity: { proactiveAudio: true },
+      enableAffectiveDialog: true,
+      sessionResumption: { transparent: true },
+      inputAudioTranscription: true,
+      outputAudioTranscription: true,
+    });
+    client.send({ close: true });
     await client.closed;
   });
 

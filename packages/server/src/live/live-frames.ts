@@ -113,8 +113,8 @@ function id(params: URLSearchParams, name: string): string {
 /**
  * Reads `app_name`, `user_id`, `session_id` (required), `modalities` (repeated or comma-separated,
  * TEXT and/or AUDIO; default AUDIO as in adk-python), `proactive_audio`, `enable_affective_dialog`,
- * `enable_session_resumption`, `explicit_vad_signal` and `save_live_blob` (booleans). Both
- * transcriptions are on, as in adk-python's RunConfig.
+ * `enable_session_resumption`, `explicit_vad_signal` and `save_live_blob` (booleans). The user's
+ * speech is transcribed, and the model's when it answers in audio.
  */
 export function parseLiveQuery(url: URL): LiveQuery {
   const params = url.searchParams;
@@ -133,10 +133,12 @@ export function parseLiveQuery(url: URL): LiveQuery {
         `Query parameter modalities must be TEXT or AUDIO, not ${JSON.stringify(m)}`,
       );
   }
+  const responseModalities = modalities.length > 0 ? [...new Set(modalities)] : ['AUDIO'];
   const runConfig: RunConfig = {
-    responseModalities: modalities.length > 0 ? [...new Set(modalities)] : ['AUDIO'],
+    responseModalities,
     inputAudioTranscription: true,
-    outputAudioTranscription: true,
+    // Transcribing the model's speech only means something when it speaks.
+    ...(responseModalities.includes('AUDIO') ? { outputAudioTranscription: true } : {}),
   };
   const proactive = flag(params, 'proactive_audio');
   if (proactive !== undefined) runConfig.proactivity = { proactiveAudio: proactive };
