@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, hasChromium, screenshots } from './__fixtures__/browser.js';
+import { browserSuiteSkip, CHROMIUM, screenshots } from './__fixtures__/browser.js';
 import { writeToneWav } from './__fixtures__/wav.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
@@ -18,14 +18,14 @@ const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
 const EXAMPLES = join(repo, 'apps', 'examples');
 const outDir = join(pkgDir, 'test-output', 'live-voice');
 
-const missing = [
-  !hasChromium && 'Chromium (set CHROMIUM_PATH)',
-  !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
-    '@adk/cli build (pnpm --filter @adk/cli build)',
-  !existsSync(join(EXAMPLES, 'voice')) && 'apps/examples/voice',
-  !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
-].filter(Boolean);
-if (missing.length > 0) console.log(`live voice browser tests skipped: missing ${missing.join(', ')}`);
+const unavailable = browserSuiteSkip('live voice browser tests', {
+  missing: [
+    !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
+      '@adk/cli build (pnpm --filter @adk/cli build)',
+    !existsSync(join(EXAMPLES, 'voice')) && 'apps/examples/voice',
+    !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
+  ],
+});
 
 let tmp: string;
 let child: ChildProcess | undefined;
@@ -80,7 +80,7 @@ async function stopAdkWeb(): Promise<void> {
 const panel = () => page.getByRole('region', { name: 'Live conversation' });
 const attr = async (name: string) => Number((await panel().getAttribute(name)) ?? 0);
 
-describe.skipIf(missing.length > 0)(
+describe.skipIf(unavailable)(
   'live voice in the dev UI (fake microphone, demo model)',
   { timeout: 90_000 },
   () => {
