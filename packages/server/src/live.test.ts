@@ -283,6 +283,36 @@ describe('/run_live frames', () => {
     }
   });
 
+  it('drops a client that stops answering pings, and keeps one that answers', async () => {
+    const before = model.connections.length;
+    const own = await startServer({
+      apps: { talker: liveAgent() },
+      sessionService: sessions,
+      a2a: false,
+      logger: quiet,
+      liveHeartbeatMs: 100,
+    });
+    try {
+      const gone = await openLive(own.url, query('s2'), { autoPong: false });
+      const alive = await openLive(own.url, query('s3'));
+      for (const c of [gone, alive]) c.send({ content: { role: 'user', parts: [{ text: 'ping me' }] } });
+      await alive.waitFor((f) => f.turnComplete === true);
+      expect((await gone.closed).code).toBe(1006); // terminated: no close frame
+      // Its run ended, and the model connection behind it was closed.
+      await expect
+        .poll(() => model.connections.slice(before).filter((c) => c.closed).length, { timeout: 2000 })
+        .toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(alive.socket.readyState).toBe(alive.socket.OPEN);
+      alive.send({ content: { role: 'user', parts: [{ text: 'still alive' }] } });
+      await alive.waitFor((f) => frameText(f) === 'You said: still alive');
+      alive.socket.close();
+      await alive.closed;
+    } finally {
+      await own.close();
+    }
+  });
+
   it('closes live sockets with 1001 when the server shuts down', async () => {
     const own = await startServer({
       apps: { talker: liveAgent() },

@@ -143,11 +143,14 @@ export interface LiveClient {
 export async function openLive(
   baseUrl: string,
   query: Record<string, string | string[]>,
-  options: { headers?: Record<string, string>; protocols?: string[] } = {},
+  options: { headers?: Record<string, string>; protocols?: string[]; autoPong?: boolean } = {},
 ): Promise<LiveClient> {
   const url = new URL('/run_live', baseUrl.replace(/^http/, 'ws'));
   for (const [k, v] of Object.entries(query)) for (const item of [v].flat()) url.searchParams.append(k, item);
-  const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
+  const socket = new WebSocket(url, options.protocols ?? [], {
+    headers: options.headers ?? {},
+    ...(options.autoPong === false ? { autoPong: false } : {}),
+  });
   const frames: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data) => {

@@ -33,6 +33,8 @@ export interface LiveSocketsOptions {
   token: string | undefined;
   /** Largest frame accepted, bytes (larger ones close the socket with 1009). */
   maxPayload: number;
+  /** Ping every this many ms; a client that has not answered the previous ping is dropped. */
+  heartbeatMs: number;
 }
 
 /** Queued on a socket whose client stops reading: beyond this, events wait for the buffer to drain. */
@@ -68,6 +70,8 @@ function protocolToken(headers: Headers): string | undefined {
 
 interface LiveSession {
   socket: WebSocket;
+  /** Answered the last ping (or sent something) since the previous heartbeat. */
+  alive: boolean;
   queue: LiveRequestQueue;
   stop: AbortController;
   done: Promise<void>;
@@ -83,6 +87,7 @@ export class LiveSockets {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<LiveSession>();
   private closing = false;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: RouteContext,
@@ -117,6 +122,8 @@ export class LiveSockets {
   /** Closes every live socket (1001), stops their runs and waits for them to end. */
   async close(): Promise<void> {
     this.closing = true;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     const pending = [...this.sessions].map((s) => {
       s.socket.close(LIVE_CLOSE.goingAway, 'The server is shutting down');
       s.queue.close();
@@ -158,7 +165,10 @@ export class LiveSockets {
       queue.close();
       stop.abort();
     });
-    const session: LiveSession = { socket, queue, stop, done: Promise.resolve() };
+    const session: LiveSession = { socket, alive: true, queue, stop, done: Promise.resolve() };
+    socket.on('pong', () => {
+      session.alive = true;
+    });
     session.done = this.serve(session, request)
       .catch((error: unknown) => {
         this.ctx.logger.error(errorLine('run_live failed', error));
@@ -166,6 +176,30 @@ export class LiveSockets {
       })
       .finally(() => this.sessions.delete(session));
     this.sessions.add(session);
+    this.heartbeat ??= setInterval(() => this.beat(), this.options.heartbeatMs);
+    this.heartbeat.unref?.();
+  }
+
+  /**
+   * A peer that vanished (a laptop lid closed, a network dropped) sends no close frame: without
+   * pings its run, and the model connection behind it, would stay open. A client that does not
+   * answer within one interval is terminated, which ends its run like a close.
+   */
+  private beat(): void {
+    if (this.sessions.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+      return;
+    }
+    for (const session of this.sessions) {
+      if (session.socket.readyState !== session.socket.OPEN) continue;
+      if (!session.alive) {
+        session.socket.terminate();
+        continue;
+      }
+      session.alive = false;
+      session.socket.ping();
+    }
   }
 
   private async serve(session: LiveSession, request: IncomingMessage): Promise<void> {

@@ -72,6 +72,11 @@ export interface AdkServerOptions {
   a2a?: boolean;
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
+  /**
+   * `/run_live` pings each client this often (ms) and drops one that did not answer the previous
+   * ping, ending its run and model connection. Default 30 000.
+   */
+  liveHeartbeatMs?: number;
   /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
   shutdownGraceMs?: number;
   /** Where the server's own lines go. Default: warnings and errors to stderr. */
@@ -268,7 +273,13 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (mounts) a2aRoutes(app, ctx, mounts);
   if (options.ui) uiRoutes(app, options.ui);
 
-  const live = new LiveSockets(ctx, { allowedHosts, allowedOrigins, token, maxPayload: bodyLimit });
+  const live = new LiveSockets(ctx, {
+    allowedHosts,
+    allowedOrigins,
+    token,
+    maxPayload: bodyLimit,
+    heartbeatMs: options.liveHeartbeatMs ?? 30_000,
+  });
 
   const grace = options.shutdownGraceMs ?? 10_000;
   let closing: Promise<void> | undefined;
