@@ -127,6 +127,10 @@ describe.skipIf(unavailable)(
       await page.goto(`${base}/dev-ui/?app=voice`);
       await page.getByRole('button', { name: /Start voice/ }).click();
       await expect.poll(() => panel().getAttribute('data-live-status')).toBe('live');
+      // The chat box waits while the live session is open, and says why.
+      expect(await page.getByRole('textbox', { name: 'Message' }).getAttribute('placeholder')).toMatch(
+        /live session is open/,
+      );
       // The worklet downsamples from the device rate and sends 100 ms chunks.
       await expect.poll(() => attr('data-mic-chunks'), { timeout: 10_000 }).toBeGreaterThan(5);
       expect(await attr('data-mic-rate')).toBeGreaterThan(16_000);

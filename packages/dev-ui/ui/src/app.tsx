@@ -556,6 +556,7 @@ export function App() {
             />
             <Composer
               disabled={!ready || live}
+              disabledHint={live ? 'A live session is open: speak, or type in the live panel' : undefined}
               running={running}
               onSend={(parts) => void run(parts)}
               onStop={stop}
