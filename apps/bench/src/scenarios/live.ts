@@ -107,8 +107,15 @@ export const liveScenario: Scenario = {
           release = undefined;
           go?.();
         });
+      // The script is ready for the next frame once the flow has asked for one (bounded, so a run
+      // that ended early fails the scenario instead of hanging it).
       const waitReady = async () => {
-        while (!release) await new Promise((resolve) => setImmediate(resolve));
+        const deadline = performance.now() + 10_000;
+        while (!release) {
+          if (socket.readyState !== WebSocket.OPEN) throw new Error('the /run_live socket closed');
+          if (performance.now() > deadline) throw new Error('the live connection stopped asking for frames');
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       };
       const rows: string[][] = [];
       for (const k of ['text', 'audio'] as const) {
