@@ -18,6 +18,7 @@ import {
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { readLocation, writeLocation } from './lib/url.js';
 import { ReloadBanner, useAppReload } from './reload/reload-banner.js';
+import { LivePanel } from './live/live-panel.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -56,6 +57,7 @@ export function App() {
   // `adk web` hot reload: a banner while the app's files fail to load; a new version refreshes its graph.
   const [appVersion, setAppVersion] = useState(0);
   const reload = useAppReload(app, () => setAppVersion((v) => v + 1));
+  const [live, setLive] = useState(false);
   const abort = useRef<AbortController | undefined>(undefined);
   const log = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -293,6 +295,34 @@ export function App() {
     [app, sessionId, user, loadSession, refreshSessions],
   );
 
+  // A live conversation talks in the open session, or in a new one.
+  const ensureLiveSession = useCallback(async (): Promise<string | undefined> => {
+    if (!app) return undefined;
+    if (sessionId) return sessionId;
+    try {
+      const created = await api.createSession(app, user);
+      setSessions((list) => [created, ...list]);
+      createdByRun.current = created.id;
+      shown.current = created.id;
+      setSessionId(created.id);
+      setEvents([]);
+      setState({});
+      return created.id;
+    } catch (error) {
+      setNotice({ kind: 'error', text: `Could not create a session: ${message(error)}` });
+      return undefined;
+    }
+  }, [app, sessionId, user]);
+
+  const liveEnded = useCallback(
+    (id: string) => {
+      if (!app) return;
+      if (shown.current === id) void loadSession(app, id);
+      void refreshSessions(app);
+    },
+    [app, loadSession, refreshSessions],
+  );
+
   const confirm = useCallback(
     (callId: string, confirmed: boolean) => {
       void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response: { confirmed } } }]);
@@ -521,7 +551,21 @@ export function App() {
               ))}
               {lastError && !running ? <span class="sr-only">The last run ended with an error.</span> : null}
             </div>
-            <Composer disabled={!ready} running={running} onSend={(parts) => void run(parts)} onStop={stop} />
+            <LivePanel
+              app={ready ? app : undefined}
+              user={user}
+              disabled={!ready || running}
+              ensureSession={ensureLiveSession}
+              onActive={setLive}
+              onEnded={liveEnded}
+            />
+            <Composer
+              disabled={!ready || live}
+              disabledHint={live ? 'A live session is open: speak, or type in the live panel' : undefined}
+              running={running}
+              onSend={(parts) => void run(parts)}
+              onStop={stop}
+            />
           </main>
           <Inspector
             tab={tab}

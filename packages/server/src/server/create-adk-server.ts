@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   type ArtifactService,
   type BaseAgent,
@@ -13,6 +15,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { checkRequestOrigin, checkToken, originAllowed } from '../http/guard.js';
+import { LiveSockets } from '../live/live-sockets.js';
 import { A2aMounts, a2aRoutes } from '../routes/a2a.js';
 import { appRoutes } from '../routes/apps.js';
 import { artifactRoutes } from '../routes/artifacts.js';
@@ -69,6 +72,11 @@ export interface AdkServerOptions {
   a2a?: boolean;
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
+  /**
+   * `/run_live` pings each client this often (ms) and drops one that did not answer the previous
+   * ping, ending its run and model connection. Default 30 000.
+   */
+  liveHeartbeatMs?: number;
   /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
   shutdownGraceMs?: number;
   /** Where the server's own lines go. Default: warnings and errors to stderr. */
@@ -91,6 +99,11 @@ export interface AdkServer {
   close(): Promise<void>;
   /** Where sessions are stored (database URL with the password hidden, or the service's class). */
   readonly storage: string;
+  /**
+   * The WebSocket routes (`GET /run_live`): hand it the Node HTTP server's `upgrade` events
+   * (`listenAdkServer` does). Other paths are answered with a 404.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -260,9 +273,19 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (mounts) a2aRoutes(app, ctx, mounts);
   if (options.ui) uiRoutes(app, options.ui);
 
+  const live = new LiveSockets(ctx, {
+    allowedHosts,
+    allowedOrigins,
+    token,
+    maxPayload: bodyLimit,
+    heartbeatMs: options.liveHeartbeatMs ?? 30_000,
+  });
+
   const grace = options.shutdownGraceMs ?? 10_000;
   let closing: Promise<void> | undefined;
   const close = async () => {
+    // Live sessions last as long as the conversation: they are closed (1001), not waited for.
+    await live.close();
     await runs.drain(grace);
     await mounts?.close();
     for (const runner of await apps.loaded()) {
@@ -277,6 +300,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   return {
     storage: stores.location,
     fetch: async (request) => app.fetch(request),
+    handleUpgrade: (request, socket, head) => live.handleUpgrade(request, socket, head),
     close: () => {
       closing ??= close();
       return closing;
