@@ -22,6 +22,15 @@ import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
+import { InMemoryRunStore } from '../runs/in-memory-run-store.js';
+import { type RunEventsOptions, RunManager } from '../runs/run-manager.js';
+import type {
+  ListRunsParams,
+  ListRunsResult,
+  MultitaskStrategy,
+  RunRecord,
+  RunStore,
+} from '../runs/run-store.js';
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
@@ -46,6 +55,15 @@ export interface RunnerOptions {
   concurrentRuns?: 'queue' | 'reject';
   /** Context compression for every LlmAgent that has none of its own. */
   contextCompression?: ContextCompressor | ContextCompressor[];
+  /** Where run records live (default: in memory; `@adk/session-sql` keeps them beside the sessions). */
+  runStore?: RunStore;
+  /** This process's name in run records (default: a new id per Runner). */
+  instanceId?: string;
+  /**
+   * A run started on a session that has one queued or running (default: `enqueue`, or `reject`
+   * with `concurrentRuns: 'reject'`); a run's own `multitaskStrategy` wins.
+   */
+  multitaskStrategy?: MultitaskStrategy;
 }
 
 export interface RunParams {
@@ -58,7 +76,12 @@ export interface RunParams {
   runConfig?: RunConfig;
   signal?: AbortSignal;
   invocationId?: string;
+  /** Double-texting: what to do when the session already has a run (see RunnerOptions). */
+  multitaskStrategy?: MultitaskStrategy;
 }
+
+/** A run started to go on in the background (`Runner.startRun`). */
+export type StartRunParams = Omit<RunParams, 'signal'>;
 
 /**
  * Turns a user message into a stream of events (docs/architecture.md §4.1). Each event is yielded as it is produced;
@@ -77,6 +100,8 @@ export class Runner {
   private readonly concurrentRuns: 'queue' | 'reject';
   private readonly contextCompression: ContextCompressor[] | undefined;
   private readonly running = new Map<string, Promise<void>>();
+  /** Run records: status, cancel from anywhere, double-texting, tails. */
+  readonly runs: RunManager;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -92,10 +117,67 @@ export class Runner {
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
+    this.runs = new RunManager(
+      this.appName,
+      options.runStore ?? new InMemoryRunStore(),
+      this.sessionService,
+      options.instanceId ?? `runner-${newId()}`,
+      options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
+    );
   }
 
-  /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
-  async *run(params: RunParams): AsyncGenerator<Event, void, undefined> {
+  /**
+   * Runs one invocation as a run (it gets a run record, see `getRun`). Iterate the result to drive
+   * it; stopping early ends it cleanly and cancels it.
+   */
+  run(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    return this.runs.execute(params, this.runBody);
+  }
+
+  /**
+   * Starts a run that goes on without the caller (a background run) and resolves once its record
+   * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
+   */
+  async startRun(params: StartRunParams): Promise<RunRecord> {
+    const record = await this.runs.admit(params, true);
+    const events = this.runs.execute(params, this.runBody, record);
+    void (async () => {
+      try {
+        for await (const _ of events);
+      } catch {
+        // The run's record holds the failure.
+      }
+    })();
+    return { ...record };
+  }
+
+  /** A run of this app by id (undefined when unknown). */
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.get(runId);
+  }
+
+  /** Cancels a run wherever it executes; resolves with its record once it has stopped here (undefined: unknown). */
+  cancelRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.cancel(runId);
+  }
+
+  /** Runs of this app, newest first, by user, session and status. */
+  listRuns(params: Omit<ListRunsParams, 'appName'> = {}): Promise<ListRunsResult> {
+    return this.runs.list(params);
+  }
+
+  /**
+   * A run's events: stored ones (after `options.after`), then live ones until the run has finished;
+   * the generator's return value is the run's final record.
+   */
+  runEvents(runId: string, options?: RunEventsOptions): AsyncGenerator<Event, RunRecord, undefined> {
+    return this.runs.events(runId, options);
+  }
+
+  private readonly runBody = (params: RunParams, started: () => void) => this.runQueued(params, started);
+
+  /** One invocation, after the in-process queue and the store's run lock. */
+  private async *runQueued(params: RunParams, started: () => void): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
     if (previous && this.concurrentRuns === 'reject') {
@@ -113,6 +195,7 @@ export class Runner {
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
+      started();
       yield* this.runExclusive(params);
     } finally {
       await lock?.release().catch(() => undefined);
