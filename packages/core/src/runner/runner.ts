@@ -80,8 +80,11 @@ export interface RunParams {
   multitaskStrategy?: MultitaskStrategy;
 }
 
-/** A run started to go on in the background (`Runner.startRun`). */
-export type StartRunParams = Omit<RunParams, 'signal'>;
+/**
+ * A run started to go on in the background (`Runner.startRun`). Its `signal` is for the host (a
+ * server shutting down), not a client: a background run outlives the request that started it.
+ */
+export type StartRunParams = RunParams;
 
 /**
  * Turns a user message into a stream of events (docs/architecture.md §4.1). Each event is yielded as it is produced;
