@@ -23,7 +23,7 @@ import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js'
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
 import { InMemoryRunStore } from '../runs/in-memory-run-store.js';
-import { type RunEventsOptions, RunManager } from '../runs/run-manager.js';
+import { type RunEventsOptions, RunManager, type RunTiming } from '../runs/run-manager.js';
 import type {
   ListRunsParams,
   ListRunsResult,
@@ -64,6 +64,8 @@ export interface RunnerOptions {
    * with `concurrentRuns: 'reject'`); a run's own `multitaskStrategy` wins.
    */
   multitaskStrategy?: MultitaskStrategy;
+  /** How often runs on a shared run store check for cancel requests and record a heartbeat. */
+  runTiming?: RunTiming;
 }
 
 export interface RunParams {
@@ -126,6 +128,7 @@ export class Runner {
       this.sessionService,
       options.instanceId ?? `runner-${newId()}`,
       options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
+      options.runTiming,
     );
   }
 
@@ -177,10 +180,14 @@ export class Runner {
     return this.runs.events(runId, options);
   }
 
-  private readonly runBody = (params: RunParams, started: () => void) => this.runQueued(params, started);
+  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
+    this.runQueued(params, started);
 
   /** One invocation, after the in-process queue and the store's run lock. */
-  private async *runQueued(params: RunParams, started: () => void): AsyncGenerator<Event, void, undefined> {
+  private async *runQueued(
+    params: RunParams,
+    started: () => Promise<void>,
+  ): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
     if (previous && this.concurrentRuns === 'reject') {
@@ -198,7 +205,7 @@ export class Runner {
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
-      started();
+      await started();
       yield* this.runExclusive(params);
     } finally {
       await lock?.release().catch(() => undefined);
@@ -389,6 +396,7 @@ export class Runner {
    * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
    */
   async close(): Promise<void> {
+    this.runs.close();
     const errors: unknown[] = [];
     for (const toolset of ownedToolsets(this.agent)) {
       try {

@@ -31,8 +31,11 @@ export interface ManagedRunParams extends RunInput {
   multitaskStrategy?: MultitaskStrategy;
 }
 
-/** Executes one invocation; calls `started` once it holds the session (out of the queue). */
-export type RunBody<P> = (params: P, started: () => void) => AsyncGenerator<Event, void, undefined>;
+/**
+ * Executes one invocation; awaits `started` once it holds the session (out of the queue), so the
+ * record says `running` and names its owner before the first event.
+ */
+export type RunBody<P> = (params: P, started: () => Promise<void>) => AsyncGenerator<Event, void, undefined>;
 
 export interface RunEventsOptions {
   /** Only events after this stored event id (an SSE `Last-Event-ID`). */
@@ -40,6 +43,13 @@ export interface RunEventsOptions {
   signal?: AbortSignal;
   /** How often a run executing in another process is polled (ms, default 100). */
   pollIntervalMs?: number;
+}
+
+export interface RunTiming {
+  /** How often a shared store is asked for cancel requests of the runs executing here (ms, default 200). */
+  cancelPollMs?: number;
+  /** How often those runs' heartbeat is recorded (ms, default 2000). */
+  heartbeatMs?: number;
 }
 
 /** A run executing in this process. */
@@ -65,6 +75,9 @@ export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly bySession = new Map<string, Set<ActiveRun>>();
   private unsubscribe: (() => void) | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private lastHeartbeat = 0;
+  private polling = false;
 
   constructor(
     readonly appName: string,
@@ -72,6 +85,7 @@ export class RunManager {
     private readonly sessions: SessionService,
     readonly instanceId: string,
     private readonly defaultStrategy: MultitaskStrategy,
+    private readonly timing: RunTiming = {},
   ) {}
 
   /** Runs `body` as a run (a foreground one: the caller iterates it). */
@@ -87,12 +101,14 @@ export class RunManager {
     let error: RunRecord['error'];
     const pending = new Set<string>();
     let completed = false;
-    const started = () => {
+    const started = async () => {
       if (active.controller.signal.aborted) return;
       active.record.status = 'running';
-      void this.store
-        .updateRun(this.key(record.id), { status: 'running', startedAt: nowMs(), owner: this.instanceId })
-        .catch(() => undefined);
+      await this.store.updateRun(this.key(record.id), {
+        status: 'running',
+        startedAt: nowMs(),
+        owner: this.instanceId,
+      });
     };
     try {
       for await (const event of body(
@@ -257,6 +273,8 @@ export class RunManager {
   close(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    clearInterval(this.poller);
+    this.poller = undefined;
   }
 
   private async storedEvents(record: RunRecord): Promise<Event[]> {
@@ -308,7 +326,38 @@ export class RunManager {
       this.bySession.set(key, set);
     }
     set.add(active);
+    this.startPolling();
     return active;
+  }
+
+  /** While runs execute here on a shared store without notifications: heartbeat and cancel checks. */
+  private startPolling(): void {
+    if (this.poller || !this.store.shared || !this.store.pollRuns) return;
+    const every = this.timing.cancelPollMs ?? 200;
+    this.poller = setInterval(() => void this.poll(), every);
+    this.poller.unref();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || !this.store.pollRuns) return;
+    if (this.active.size === 0) {
+      clearInterval(this.poller);
+      this.poller = undefined;
+      return;
+    }
+    this.polling = true;
+    try {
+      const now = Date.now();
+      const heartbeat = now - this.lastHeartbeat >= (this.timing.heartbeatMs ?? 2000);
+      if (heartbeat) this.lastHeartbeat = now;
+      const cancelled = await this.store.pollRuns(this.appName, [...this.active.keys()], heartbeat);
+      for (const id of cancelled)
+        this.active.get(id)?.controller.abort(new CancelledError('The run was cancelled'));
+    } catch {
+      // The next tick tries again; a database that stays down fails the runs themselves.
+    } finally {
+      this.polling = false;
+    }
   }
 
   /** Buffers the event for the tails attached now (a tail attaching later reads it from the store). */

@@ -106,5 +106,11 @@ export interface RunStore {
   requestCancel(key: RunKey): Promise<RunRecord | undefined>;
   /** Calls `listener` for every cancel request made through this store, in any process. */
   onCancelRequested?(listener: (key: RunKey) => void): () => void;
+  /**
+   * For shared stores without notifications: called often by the process executing `runIds`
+   * while they run; records its heartbeat on them (when `heartbeat`) and answers the ids someone
+   * asked to cancel.
+   */
+  pollRuns?(appName: string, runIds: string[], heartbeat: boolean): Promise<string[]>;
   close?(): Promise<void>;
 }

@@ -188,6 +188,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         sessionService: stores.sessionService,
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
+        ...(stores.runStore ? { runStore: stores.runStore } : {}),
         plugins,
         ...strategyFor(options.multitaskStrategy, appName),
       }),
