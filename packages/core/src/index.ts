@@ -34,7 +34,14 @@ export * from './runner/facade.js';
 export * from './runner/in-memory-runner.js';
 export * from './runner/runner.js';
 export * from './runs/in-memory-run-store.js';
-export { type RunEventsOptions, RunManager, type RunTiming } from './runs/run-manager.js';
+export { INTERRUPTED_CALL_ERROR } from './runs/recovery.js';
+export {
+  type RunEventsOptions,
+  RunManager,
+  type RunTiming,
+  type RunWorker,
+  type WorkerOptions,
+} from './runs/run-manager.js';
 export * from './runs/run-store.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';

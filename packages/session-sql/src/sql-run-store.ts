@@ -1,4 +1,5 @@
 import {
+  type ClaimRunParams,
   type ListRunsParams,
   type ListRunsResult,
   parseJson,
@@ -163,11 +164,34 @@ export class SqlRunStore extends SqlStore implements RunStore {
     await this.ready();
     if (heartbeat) {
       await sql`update ${this.table} set heartbeat_at = ${f.time(microsFromMs(Date.now()))}
-        where app_name = ${appName} and id in (${ids}) and status = 'running'`.execute(this.db);
+        where app_name = ${appName} and id in (${ids}) and status in ('queued', 'running')`.execute(this.db);
     }
     const { rows } = await sql<{ id: string }>`select id from ${this.table}
       where app_name = ${appName} and id in (${ids}) and cancel_requested = ${f.bool(true)}`.execute(this.db);
     return rows.map((r) => r.id);
+  }
+
+  async claimRun(params: ClaimRunParams): Promise<RunRecord | undefined> {
+    const f = this.f;
+    const now = f.time(microsFromMs(Date.now()));
+    const stale = f.time(microsFromMs(params.staleBefore));
+    // Postgres: concurrent claimers skip each other's candidate rows; SQLite has one writer.
+    const lock = this.family === 'postgres' ? sql`for update skip locked` : sql``;
+    await this.ready();
+    const { rows } = await sql<{ id: string }>`update ${this.table}
+      set owner = ${params.owner}, heartbeat_at = ${now}
+      where app_name = ${params.appName} and id = (
+        select id from ${this.table}
+        where app_name = ${params.appName} and (
+          (status = 'queued' and owner is null)
+          or (status in ('queued', 'running') and owner <> ${params.owner}
+            and coalesce(heartbeat_at, created_at) < ${stale}))
+        order by created_at, id
+        limit 1
+        ${lock})
+      returning id`.execute(this.db);
+    const id = rows[0]?.id;
+    return id === undefined ? undefined : this.getRun({ appName: params.appName, runId: id });
   }
 
   private select(): RawBuilder<unknown> {

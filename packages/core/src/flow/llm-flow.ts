@@ -24,6 +24,7 @@ import {
 } from '../events/event.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
+import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
@@ -382,6 +383,10 @@ export async function* runLlmFlow(
   agent: LlmAgent,
   ctx: InvocationContext,
 ): AsyncGenerator<Event, void, undefined> {
+  if (ctx.shared.recovering) {
+    const stop = yield* settleInterruptedCalls(agent, ctx);
+    if (stop || ctx.ended) return;
+  }
   const confirmed = pendingConfirmations(ctx);
   const authenticated = pendingAuthResponses(ctx);
   if (confirmed.length > 0 || authenticated.length > 0) {
@@ -401,6 +406,30 @@ export async function* runLlmFlow(
     yield* step(agent, ctx, result);
     if (result.done) return;
   }
+}
+
+/**
+ * Crash recovery: the calls this agent started before its process stopped and that have no
+ * response. Idempotent tools run again; the others are answered as interrupted (never re-run).
+ */
+async function* settleInterruptedCalls(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+): AsyncGenerator<Event, boolean, undefined> {
+  ctx.shared.recovering = false;
+  const calls = unansweredCalls(ctx.session.events, ctx.invocationId, agent.name);
+  if (calls.length === 0) return false;
+  const tools = await resolveTools(agent, ctx);
+  const again = calls.filter((c) => tools.byName.get(c.name)?.idempotent);
+  const interrupted = calls.filter((c) => !tools.byName.get(c.name)?.idempotent);
+  if (interrupted.length > 0)
+    yield interruptedResponses(interrupted, {
+      invocationId: ctx.invocationId,
+      author: agent.name,
+      branch: ctx.branch,
+    });
+  if (again.length === 0) return false;
+  return yield* runCallsAndFollowUp(agent, ctx, again, tools, false);
 }
 
 /** Runs a model turn's calls concurrently, yielding events that tools emit meanwhile (AgentTool). */

@@ -1,5 +1,6 @@
 import { nowMs } from '../utils/clock.js';
 import {
+  type ClaimRunParams,
   isRunFinished,
   type ListRunsParams,
   type ListRunsResult,
@@ -97,6 +98,22 @@ export class InMemoryRunStore implements RunStore {
     }
     for (const listener of this.listeners) listener(key);
     return { ...run };
+  }
+
+  async claimRun(params: ClaimRunParams): Promise<RunRecord | undefined> {
+    const runs = this.apps.get(params.appName);
+    if (!runs) return undefined;
+    for (const run of runs.values()) {
+      const unowned = run.status === 'queued' && run.owner === undefined;
+      const stale =
+        (run.status === 'queued' || run.status === 'running') &&
+        (run.heartbeatAt ?? run.createdAt) < params.staleBefore;
+      if (!unowned && (!stale || run.owner === params.owner)) continue;
+      run.owner = params.owner;
+      run.heartbeatAt = nowMs();
+      return { ...run };
+    }
+    return undefined;
   }
 
   onCancelRequested(listener: (key: RunKey) => void): () => void {

@@ -145,5 +145,52 @@ export function runStoreConformance(
         }
       }),
     },
+    {
+      name: 'claims unowned queued runs and runs of stopped owners, oldest first, each once',
+      run: withStore(async (s) => {
+        if (!s.claimRun) return;
+        const appName = app('claim');
+        const now = Date.now();
+        const fresh = await s.createRun(
+          record(appName, { status: 'running', owner: 'alive', heartbeatAt: now }),
+        );
+        const orphan = await s.createRun(
+          record(appName, {
+            status: 'running',
+            owner: 'dead',
+            heartbeatAt: now - 60_000,
+            createdAt: now - 70_000,
+          }),
+        );
+        const queued = await s.createRun(record(appName, { createdAt: now - 1000 }));
+        const mine = await s.createRun(
+          record(appName, { status: 'running', owner: 'me', heartbeatAt: now - 60_000 }),
+        );
+        const done = await s.createRun(
+          record(appName, { status: 'succeeded', owner: 'dead', createdAt: now - 90_000 }),
+        );
+        const staleBefore = now - 10_000;
+        const first = await s.claimRun({ appName, owner: 'me', staleBefore });
+        const second = await s.claimRun({ appName, owner: 'me', staleBefore });
+        const third = await s.claimRun({ appName, owner: 'me', staleBefore });
+        assert.deepEqual([first?.id, second?.id, third], [orphan.id, queued.id, undefined]);
+        assert.equal(first?.owner, 'me');
+        assert.ok((first?.heartbeatAt ?? 0) >= now - 1000, 'a claimed run has a fresh heartbeat');
+        assert.equal((await s.getRun({ appName, runId: fresh.id }))?.owner, 'alive');
+        assert.equal((await s.getRun({ appName, runId: mine.id }))?.owner, 'me');
+        assert.equal((await s.getRun({ appName, runId: done.id }))?.owner, 'dead');
+        // Claimers racing for the same runs each get different ones (other owners may take the
+        // stale run of "me" too).
+        const more = await Promise.all(
+          [1, 2, 3, 4].map(async () => s.createRun(record(appName, { createdAt: now }))),
+        );
+        const raced = await Promise.all(
+          ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => s.claimRun?.({ appName, owner, staleBefore })),
+        );
+        const got = raced.filter((r) => r !== undefined).map((r) => r?.id);
+        assert.equal(new Set(got).size, got.length, 'no run was claimed twice');
+        assert.deepEqual(new Set(got), new Set([...more.map((r) => r.id), mine.id]));
+      }),
+    },
   ];
 }

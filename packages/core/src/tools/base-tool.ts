@@ -7,6 +7,12 @@ export interface BaseToolOptions {
   description: string;
   /** The call starts work that finishes later; the invocation pauses until its response arrives. */
   isLongRunning?: boolean;
+  /**
+   * Running the call twice does no harm (a read, an upsert). A call that a crashed process started
+   * and never answered is run again on recovery only when its tool is idempotent; otherwise the
+   * model gets an error response saying it was interrupted (at-most-once).
+   */
+  idempotent?: boolean;
 }
 
 /** A tool the model can call. Subclass it, or use FunctionTool for a typed function. */
@@ -14,11 +20,13 @@ export abstract class BaseTool {
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
+  readonly idempotent: boolean;
 
   constructor(options: BaseToolOptions) {
     this.name = options.name;
     this.description = options.description;
     this.isLongRunning = options.isLongRunning ?? false;
+    this.idempotent = options.idempotent ?? false;
   }
 
   /** The declaration sent to the model, or undefined for tools that only act on the request. */

@@ -11,6 +11,8 @@ export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>
   parameters: S;
   execute: (args: z.output<S>, context: ToolContext) => R | Promise<R>;
   isLongRunning?: boolean;
+  /** Safe to run again after a crash interrupted it (see BaseToolOptions.idempotent). */
+  idempotent?: boolean;
   /** Ask the user before running: always, or when the predicate says so. */
   requireConfirmation?: boolean | ((args: z.output<S>, context: ToolContext) => boolean | Promise<boolean>);
 }
@@ -40,6 +42,7 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
       name: options.name,
       description: options.description,
       isLongRunning: options.isLongRunning ?? false,
+      idempotent: options.idempotent ?? false,
     });
     this.options = options;
   }
