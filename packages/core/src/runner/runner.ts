@@ -172,7 +172,7 @@ export class Runner {
   async startRun(params: StartRunParams): Promise<RunRecord> {
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
-    if (local) drain(this.runs.execute(params, this.runBody, record));
+    if (local) void drain(this.runs.execute(params, this.runBody, record));
     return { ...record };
   }
 
@@ -184,7 +184,7 @@ export class Runner {
    * idempotent tool. `stop()` stops claiming (runs already started go on).
    */
   startWorker(options?: WorkerOptions): RunWorker {
-    return this.runs.startWorker((record) => this.executeClaimed(record), options);
+    return this.runs.startWorker((record) => void this.resumeRun(record), options);
   }
 
   /**
@@ -200,13 +200,16 @@ export class Runner {
       record = await this.runs.claim(options.staleAfterMs ?? 0)
     ) {
       taken.push(record);
-      this.executeClaimed(record);
+      void this.resumeRun(record);
     }
     return taken;
   }
 
-  /** Executes a claimed run in the background, continuing its invocation from the log. */
-  private executeClaimed(record: RunRecord): void {
+  /**
+   * Executes a run this process claimed (see `RunStore.claimRun`) in the background, continuing its
+   * invocation from the log; resolves when it has ended (its record says how).
+   */
+  resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
     const { newMessage, stateDelta, runConfig } = record.input;
     const params: RunParams = {
       userId: record.userId,
@@ -215,9 +218,10 @@ export class Runner {
       ...(newMessage ? { newMessage } : {}),
       ...(stateDelta ? { stateDelta } : {}),
       ...(runConfig ? { runConfig } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       recover: true,
     };
-    drain(this.runs.execute(params, this.runBody, record));
+    return drain(this.runs.execute(params, this.runBody, record));
   }
 
   /** A run of this app by id (undefined when unknown). */
@@ -589,12 +593,10 @@ function recoveryPoint(
 }
 
 /** Drives a background run to its end; its record says how it ended. */
-function drain(events: AsyncGenerator<Event, void, undefined>): void {
-  void (async () => {
-    try {
-      for await (const _ of events);
-    } catch {
-      // Recorded on the run.
-    }
-  })();
+async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
+  try {
+    for await (const _ of events);
+  } catch {
+    // Recorded on the run.
+  }
 }
