@@ -40,7 +40,7 @@ import { resolveInstruction } from './instructions.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Everything one step needs about the agent's tools. */
-interface ResolvedTools {
+export interface ResolvedTools {
   list: BaseTool[];
   byName: Map<string, BaseTool>;
   transferTargets: BaseAgent[];
@@ -49,7 +49,7 @@ interface ResolvedTools {
 /** The tools of agents without toolsets never change: resolved once per agent, not per step. */
 const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
 
-async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
+export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
   const cached = staticTools.get(agent);
   if (cached) return cached;
   const list: BaseTool[] = [];
@@ -73,7 +73,7 @@ async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<Re
   return resolved;
 }
 
-async function buildRequest(
+export async function buildRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
   tools: ResolvedTools,
@@ -123,7 +123,7 @@ async function buildRequest(
 }
 
 /** Gives every function call an id (vendors that send none get a generated unique one). */
-function withCallIds(response: LlmResponse): LlmResponse {
+export function withCallIds(response: LlmResponse): LlmResponse {
   const parts = response.content?.parts;
   if (!parts?.some((p) => p.functionCall && !p.functionCall.id)) return response;
   const fixed: Part[] = parts.map((p) =>
