@@ -231,7 +231,25 @@ export class Runner {
    * Executes a run this process claimed (see `RunStore.claimRun`) in the background, continuing its
    * invocation from the log; resolves when it has ended (its record says how).
    */
-  resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
+    const session = await this.sessionService.getSession(key);
+    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
+    // a late answer: the run ends failed, and its events so far stay as they are.
+    if (session && supersededAt(session.events, record.invocationId)) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: {
+            code: 'INTERRUPTED',
+            message: 'The process running it stopped, and later runs of the session went on without it',
+          },
+        },
+      );
+      return;
+    }
     const { newMessage, stateDelta, runConfig } = record.input;
     const params: RunParams = {
       userId: record.userId,
@@ -736,4 +754,13 @@ async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<vo
   } catch {
     // Recorded on the run.
   }
+}
+
+/** Whether events of another invocation follow the last event of `invocationId` in the log. */
+function supersededAt(events: readonly Event[], invocationId: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId === invocationId) return i < events.length - 1;
+  }
+  return false;
 }
