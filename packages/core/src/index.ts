@@ -25,6 +25,7 @@ export * from './flow/confirmation.js';
 export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
+export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
 export * from './flow/transfer.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';

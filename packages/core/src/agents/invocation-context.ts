@@ -30,6 +30,8 @@ export interface InvocationShared {
    * far are in the session, and calls it started without an answer are settled first.
    */
   recovering?: boolean;
+  /** Time this invocation has waited to retry model calls the vendor refused for now (ms). */
+  modelRetryWaitMs?: number;
   /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */
   authAnswers?: Map<string, AuthConfig>;
   /** The same answers by the id of the tool call they resume. */
