@@ -81,6 +81,7 @@ export interface AdkServerOptions {
    * ping, ending its run and model connection. Default 30 000.
    */
   liveHeartbeatMs?: number;
+  /**
    * Double-texting: a run started on a session that already has one queued or running waits for
    * it (`enqueue`, the default), fails with 409 (`reject`) or cancels it (`interrupt`). One value
    * for every app, or one per app name; a request's `multitaskStrategy` wins.
