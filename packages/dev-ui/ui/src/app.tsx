@@ -3,6 +3,12 @@ import { setTokenAsker } from './api/auth.js';
 import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part } from './api/types.js';
 import { Composer } from './components/composer.js';
+import {
+  EarlierMessages,
+  firstShownIndex,
+  MESSAGE_WINDOW,
+  MESSAGE_WINDOW_STEP,
+} from './components/earlier-messages.js';
 import { EventView } from './components/event-view.js';
 import { MoonIcon, SunIcon } from './components/icons.js';
 import { Markdown } from './components/markdown.js';
@@ -45,6 +51,8 @@ export function App() {
   const [sessionId, setSessionId] = useState<string | undefined>(start.session);
   const [sessionError, setSessionError] = useState<string | undefined>();
   const [events, setEvents] = useState<AdkEvent[]>([]);
+  // A long session renders its latest messages first; "Show earlier messages" renders more.
+  const [firstShown, setFirstShown] = useState(0);
   const [state, setState] = useState<JsonObject>({});
   const [bubbles, setBubbles] = useState<StreamingBubble[]>([]);
   const [running, setRunning] = useState(false);
@@ -53,6 +61,7 @@ export function App() {
   const [tab, setTab] = useState<Tab>('event');
   const [refreshKey, setRefreshKey] = useState(0);
   const abort = useRef<AbortController | undefined>(undefined);
+  const shownWindowOf = useRef<string | undefined>(undefined);
   // The run the chat shows now: its invocation id (from its first event) or, when reattached, its
   // record. Stop cancels it through the runs routes, wherever it executes.
   const current = useRef<
@@ -122,15 +131,42 @@ export function App() {
     }
   }, [loadMorePages]);
 
+  // Counts session loads, so an answer that arrives after a newer load (or a run) is dropped.
+  const loads = useRef(0);
   const loadSession = useCallback(
     async (appName: string, id: string) => {
       setSessionError(undefined);
+      const load = ++loads.current;
+      const reopened = shownWindowOf.current === id;
       try {
-        const s = await api.getSession(appName, user, id);
-        setEvents((s.events ?? []).filter((e) => !e.partial));
+        // A session opened anew shows its latest messages from a small answer first
+        // (`numRecentEvents`); the whole log follows for the inspector and "Show earlier messages".
+        const s = await api.getSession(
+          appName,
+          user,
+          id,
+          reopened ? {} : { numRecentEvents: MESSAGE_WINDOW },
+        );
+        if (load !== loads.current) return;
+        const loaded = (s.events ?? []).filter((e) => !e.partial);
+        // The same session again (after a run) keeps what the reader opened up.
+        if (!reopened) setFirstShown(firstShownIndex(loaded.length));
+        shownWindowOf.current = id;
+        setEvents(loaded);
         setState(s.state ?? {});
         setRefreshKey((k) => k + 1);
+        // Fewer events: that was all of them; more: the server sent the whole log (it ignores the param).
+        if (reopened || (s.events ?? []).length !== MESSAGE_WINDOW) return;
+        const whole = await api.getSession(appName, user, id);
+        // A run started meanwhile reloads the session itself when it ends.
+        if (load !== loads.current || abort.current) return;
+        const all = (whole.events ?? []).filter((e) => !e.partial);
+        setFirstShown(firstShownIndex(all.length));
+        setEvents(all);
+        setState(whole.state ?? {});
+        setRefreshKey((k) => k + 1);
       } catch (error) {
+        if (load !== loads.current) return;
         if (error instanceof ApiError && error.status === 404) {
           setEvents([]);
           setState({});
@@ -157,6 +193,8 @@ export function App() {
     }
     setBubbles([]);
     setSelectedId(undefined);
+    setFirstShown(0);
+    shownWindowOf.current = undefined;
     if (!app || !apps?.includes(app) || !sessionId) {
       setEvents([]);
       setState({});
@@ -549,8 +587,14 @@ export function App() {
                   </p>
                 </div>
               ) : null}
+              {ready ? (
+                <EarlierMessages
+                  hidden={firstShown}
+                  onShow={() => setFirstShown((n) => Math.max(0, n - MESSAGE_WINDOW_STEP))}
+                />
+              ) : null}
               {ready
-                ? events.map((e) => (
+                ? (firstShown > 0 ? events.slice(firstShown) : events).map((e) => (
                     <EventView
                       key={e.id}
                       event={e}
