@@ -1,5 +1,5 @@
 /** Messages a long session's first render leaves out (rendering thousands at once takes seconds). */
-export const MESSAGE_WINDOW = 100;
+export const MESSAGE_WINDOW = 50;
 /** How many more a click on "Show earlier messages" renders. */
 export const MESSAGE_WINDOW_STEP = 200;
 
