@@ -13,6 +13,7 @@ import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
+import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 
@@ -28,6 +29,7 @@ export const scenarios: Scenario[] = [
   storage,
   server,
   devUiScenario,
+  runsAtScale,
 ];
 
 export interface BenchOptions {
