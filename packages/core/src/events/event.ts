@@ -1,3 +1,4 @@
+import type { Transcription } from '../models/llm-connection.js';
 import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
 import { type Content, type FunctionCall, functionCallsOf, functionResponsesOf } from './content.js';
@@ -63,6 +64,13 @@ export type Event = {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   longRunningToolIds?: string[];
+  /**
+   * Live sessions: a chunk (partial) or the finished text of the user's speech. Only on the live
+   * stream: the stored record of a finished transcription is its `content` text.
+   */
+  inputTranscription?: Transcription;
+  /** Live sessions: the same for the model's speech. */
+  outputTranscription?: Transcription;
   actions: EventActions;
 };
 

@@ -37,10 +37,11 @@ import { confirmationRequestEvent, pendingConfirmations } from './confirmation.j
 import { buildContents } from './contents.js';
 import { executeFunctionCalls } from './functions.js';
 import { resolveInstruction } from './instructions.js';
+import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Everything one step needs about the agent's tools. */
-interface ResolvedTools {
+export interface ResolvedTools {
   list: BaseTool[];
   byName: Map<string, BaseTool>;
   transferTargets: BaseAgent[];
@@ -49,7 +50,7 @@ interface ResolvedTools {
 /** The tools of agents without toolsets never change: resolved once per agent, not per step. */
 const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
 
-async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
+export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
   const cached = staticTools.get(agent);
   if (cached) return cached;
   const list: BaseTool[] = [];
@@ -73,7 +74,7 @@ async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<Re
   return resolved;
 }
 
-async function buildRequest(
+export async function buildRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
   tools: ResolvedTools,
@@ -123,7 +124,7 @@ async function buildRequest(
 }
 
 /** Gives every function call an id (vendors that send none get a generated unique one). */
-function withCallIds(response: LlmResponse): LlmResponse {
+export function withCallIds(response: LlmResponse): LlmResponse {
   const parts = response.content?.parts;
   if (!parts?.some((p) => p.functionCall && !p.functionCall.id)) return response;
   const fixed: Part[] = parts.map((p) =>
@@ -190,13 +191,26 @@ async function* callModel(
     const llm = resolveModel(model, ctx.models);
     if (!request.model) request.model = llm.model;
     const stream = ctx.runConfig.streaming ?? false;
-    for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
-      if (ctx.signal.aborted) throw new CancelledError();
-      if (response.partial) {
-        if (stream) yield eventFromResponse(agent, ctx, response, undefined);
-        continue;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
+          if (ctx.signal.aborted) throw new CancelledError();
+          if (response.partial) {
+            if (stream) yield eventFromResponse(agent, ctx, response, undefined);
+            continue;
+          }
+          final = response;
+        }
+        break;
+      } catch (error) {
+        // The vendor is busy (429/503, even mid-stream): wait as asked within the run's budget,
+        // and record it, instead of failing the run.
+        const delay = ctx.signal.aborted ? undefined : modelRetryDelay(ctx, error, attempt);
+        if (delay === undefined) throw error;
+        final = undefined;
+        yield modelRetryEvent(ctx, error, attempt, delay);
+        await waitForRetry(delay, ctx.signal);
       }
-      final = response;
     }
     if (ctx.signal.aborted) throw new CancelledError();
     if (!final) throw new ConfigError(`Model "${request.model}" returned no response`);

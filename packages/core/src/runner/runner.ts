@@ -1,5 +1,6 @@
 import { asArray, BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
+import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
 import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow-agents.js';
@@ -24,6 +25,7 @@ import {
 } from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import { isStoredLiveEvent } from '../flow/live-flow.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -105,6 +107,26 @@ export interface RunParams {
   recover?: boolean;
 }
 
+export interface RunLiveParams {
+  userId: string;
+  sessionId: string;
+  /** The client's side of the session: content, realtime media, activity signals, close. */
+  liveRequestQueue: LiveRequestQueue;
+  /** Live settings (modalities, speech, transcription, VAD, resumption, reconnects). */
+  runConfig?: RunConfig;
+  /** Ends the session cleanly (no error event): the connection closes and running tools abort. */
+  abortSignal?: AbortSignal;
+  /** Resume a server-side session (e.g. `latestResumptionHandle(session)`); no history is sent. */
+  resumptionHandle?: string;
+  invocationId?: string;
+}
+
+interface ExclusiveParams {
+  userId: string;
+  sessionId: string;
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * A run started to go on in the background (`Runner.startRun`). Its `signal` is for the host (a
  * server shutting down), not a client: a background run outlives the request that started it.
@@ -172,7 +194,7 @@ export class Runner {
   async startRun(params: StartRunParams): Promise<RunRecord> {
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
-    if (local) drain(this.runs.execute(params, this.runBody, record));
+    if (local) void drain(this.runs.execute(params, this.runBody, record));
     return { ...record };
   }
 
@@ -184,7 +206,7 @@ export class Runner {
    * idempotent tool. `stop()` stops claiming (runs already started go on).
    */
   startWorker(options?: WorkerOptions): RunWorker {
-    return this.runs.startWorker((record) => this.executeClaimed(record), options);
+    return this.runs.startWorker((record) => void this.resumeRun(record), options);
   }
 
   /**
@@ -200,13 +222,34 @@ export class Runner {
       record = await this.runs.claim(options.staleAfterMs ?? 0)
     ) {
       taken.push(record);
-      this.executeClaimed(record);
+      void this.resumeRun(record);
     }
     return taken;
   }
 
-  /** Executes a claimed run in the background, continuing its invocation from the log. */
-  private executeClaimed(record: RunRecord): void {
+  /**
+   * Executes a run this process claimed (see `RunStore.claimRun`) in the background, continuing its
+   * invocation from the log; resolves when it has ended (its record says how).
+   */
+  async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
+    const session = await this.sessionService.getSession(key);
+    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
+    // a late answer: the run ends failed, and its events so far stay as they are.
+    if (session && supersededAt(session.events, record.invocationId)) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: {
+            code: 'INTERRUPTED',
+            message: 'The process running it stopped, and later runs of the session went on without it',
+          },
+        },
+      );
+      return;
+    }
     const { newMessage, stateDelta, runConfig } = record.input;
     const params: RunParams = {
       userId: record.userId,
@@ -215,9 +258,10 @@ export class Runner {
       ...(newMessage ? { newMessage } : {}),
       ...(stateDelta ? { stateDelta } : {}),
       ...(runConfig ? { runConfig } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       recover: true,
     };
-    drain(this.runs.execute(params, this.runBody, record));
+    return drain(this.runs.execute(params, this.runBody, record));
   }
 
   /** A run of this app by id (undefined when unknown). */
@@ -244,12 +288,26 @@ export class Runner {
   }
 
   private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
-    this.runQueued(params, started);
+    this.exclusive(params, () => this.runExclusive(params), started);
 
-  /** One invocation, after the in-process queue and the store's run lock. */
-  private async *runQueued(
-    params: RunParams,
-    started: () => Promise<void>,
+  /**
+   * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
+   * agent's model connection and every response is yielded as an event as it arrives. It ends when
+   * the queue is closed, `abortSignal` aborts, the caller stops iterating, or the model ends the
+   * session. Events that are partial or carry inline audio/video are yielded but not stored; user
+   * text, finished transcriptions, tool calls and responses, resumption handles and errors are
+   * committed before they are yielded (docs/architecture.md §4.6).
+   */
+  runLive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
+    return this.exclusive(common, () => this.runLiveExclusive(params));
+  }
+
+  /** One run at a time per session: queued behind (or refused next to) a run in progress. */
+  private async *exclusive(
+    params: ExclusiveParams,
+    body: () => AsyncGenerator<Event, void, undefined>,
+    started?: () => Promise<void>,
   ): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
@@ -268,8 +326,8 @@ export class Runner {
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
-      await started();
-      yield* this.runExclusive(params);
+      await started?.();
+      yield* body();
     } finally {
       await lock?.release().catch(() => undefined);
       release();
@@ -278,7 +336,7 @@ export class Runner {
   }
 
   /** The store's cross-process lock, when it has one (the in-process queue covers the rest). */
-  private async acquireRunLock(params: RunParams): Promise<RunLock | undefined> {
+  private async acquireRunLock(params: ExclusiveParams): Promise<RunLock | undefined> {
     if (!this.sessionService.acquireRunLock) return undefined;
     const wait = this.concurrentRuns === 'queue';
     const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
@@ -294,7 +352,7 @@ export class Runner {
     return lock;
   }
 
-  private async loadSession(params: RunParams): Promise<Session> {
+  private async loadSession(params: ExclusiveParams): Promise<Session> {
     const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
     const session = await this.sessionService.getSession(key);
     if (session) return session;
@@ -415,6 +473,107 @@ export class Runner {
       }
       endSpan(trace, failure);
     }
+  }
+
+  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    await Promise.all([loadTelemetry(), loadZod()]);
+    await this.pluginManager.init();
+    const session = await this.loadSession(params);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(params.abortSignal?.reason);
+    if (params.abortSignal?.aborted) onAbort();
+    else params.abortSignal?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
+    let afterRunDone = false;
+    const invocationId = params.invocationId ?? `e-${newId()}`;
+    const trace = startSpan('invocation', NO_TRACE, () => ({
+      [GenAi.conversationId]: session.id,
+      [GenAi.agentName]: this.agent.name,
+      'adk.app_name': this.appName,
+      'adk.user_id': params.userId,
+      'adk.invocation_id': invocationId,
+      'adk.live': true,
+    }));
+    const ctx = new InvocationContext({
+      invocationId,
+      appName: this.appName,
+      userId: params.userId,
+      session,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      memoryService: this.memoryService,
+      credentialService: this.credentialService,
+      pluginManager: this.pluginManager,
+      models: this.models,
+      runConfig: params.runConfig ?? {},
+      signal,
+      agent: this.agent,
+      rootAgent: this.agent,
+      shared: { llmCalls: 0, ended: false, tempState: {} },
+      trace,
+      contextCompression: this.contextCompression,
+      liveRequestQueue: params.liveRequestQueue,
+      liveResumptionHandle: { current: params.resumptionHandle },
+    });
+    let failure: unknown;
+    try {
+      const halt = await this.pluginManager.beforeRun({ context: ctx });
+      if (halt) {
+        yield await this.commitLive(
+          ctx,
+          createEvent({ invocationId, author: this.agent.name, content: halt }),
+        );
+      } else {
+        const agent = this.findAgentToRun(session, undefined);
+        for await (const event of agent.runLive(ctx.with({ agent, branch: branchOf(agent) }))) {
+          yield await this.commitLive(ctx, event);
+          if (signal.aborted) break;
+        }
+      }
+      afterRunDone = true;
+      await this.pluginManager.afterRun({ context: ctx });
+    } catch (error) {
+      // Aborting is how a live session is normally stopped: it ends without an error event.
+      if (!signal.aborted) {
+        failure = error;
+        if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
+        const event = createEvent({
+          invocationId,
+          author: ctx.agent.name,
+          errorCode: errorCodeOf(error),
+          errorMessage: describeError(error),
+        });
+        try {
+          yield await this.commitLive(ctx, event);
+        } catch {
+          yield event;
+        }
+      }
+    } finally {
+      params.abortSignal?.removeEventListener('abort', onAbort);
+      controller.abort(RUN_ENDED);
+      if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
+      endSpan(trace, failure);
+    }
+  }
+
+  /**
+   * onEvent plugins, then commit by the live rules (see isStoredLiveEvent). A transcription is
+   * stored as its content text, without the stream-only transcription fields.
+   */
+  private async commitLive(ctx: InvocationContext, event: Event): Promise<Event> {
+    const replaced = this.pluginManager.isEmpty
+      ? undefined
+      : await this.pluginManager.onEvent({ context: ctx, event });
+    const final = replaced ?? event;
+    if (!isStoredLiveEvent(final)) return final;
+    const delta = final.actions.stateDelta;
+    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
+    if (final.inputTranscription || final.outputTranscription) {
+      const { inputTranscription: _in, outputTranscription: _out, ...stored } = final;
+      await this.sessionService.appendEvent(ctx.session, stored);
+    } else await this.sessionService.appendEvent(ctx.session, final);
+    return final;
   }
 
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
@@ -589,12 +748,19 @@ function recoveryPoint(
 }
 
 /** Drives a background run to its end; its record says how it ended. */
-function drain(events: AsyncGenerator<Event, void, undefined>): void {
-  void (async () => {
-    try {
-      for await (const _ of events);
-    } catch {
-      // Recorded on the run.
-    }
-  })();
+async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
+  try {
+    for await (const _ of events);
+  } catch {
+    // Recorded on the run.
+  }
+}
+
+/** Whether events of another invocation follow the last event of `invocationId` in the log. */
+function supersededAt(events: readonly Event[], invocationId: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId === invocationId) return i < events.length - 1;
+  }
+  return false;
 }

@@ -150,6 +150,28 @@ describe('crash recovery from the event log', () => {
     ).toHaveLength(2);
   });
 
+  it('a run whose session went on without it ends failed, and nothing is added to the session', async () => {
+    const w = world(false);
+    const first = w.runner('process-a');
+    const run = await first.startRun({ userId: 'u', sessionId: 's', newMessage: userContent('pay 5') });
+    await until(() => w.toolCalls() === 1);
+    w.recoverTool();
+    // Another process answers a later message on the session meanwhile (the dead one's lock is gone).
+    const other = w.runner('process-b');
+    for await (const _ of other.run({ userId: 'u', sessionId: 's', newMessage: userContent('hello?') }));
+    const before = (await w.session())?.events.map((e) => e.id);
+    const taken = await w.runner('process-c').recoverRuns();
+    expect(taken.map((r) => r.id)).toEqual([run.id]);
+    let record = await other.getRun(run.id);
+    for (let i = 0; i < 200 && record?.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      record = await other.getRun(run.id);
+    }
+    expect(record?.status).toBe('failed');
+    expect(record?.error?.code).toBe('INTERRUPTED');
+    expect((await w.session())?.events.map((e) => e.id)).toEqual(before);
+  });
+
   it("execution 'queue': startRun only records the run, and a worker executes it", async () => {
     const sessionService = new InMemorySessionService();
     const runStore = new InMemoryRunStore();

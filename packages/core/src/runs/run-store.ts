@@ -78,7 +78,8 @@ export interface ListRunsParams {
 }
 
 export interface ClaimRunParams {
-  appName: string;
+  /** Only runs of this app (default: any app of the store). */
+  appName?: string;
   owner: string;
   staleBefore: number;
 }
