@@ -13,16 +13,12 @@ import { ScriptedModel } from '@adk/core/testing';
 import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
+import { browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { devUi } from './index.js';
 
-if (!hasChromium) {
-  const reason = 'runs panel browser tests: no Chromium (install the chromium package or set CHROMIUM_PATH)';
-  // In CI a browser suite that cannot run fails instead of passing silently.
-  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(reason);
-  console.warn(`${reason}; skipped`);
-}
+// Skipped with the reason printed when Chromium is missing; in CI that fails the run instead.
+const unavailable = browserSuiteSkip('runs panel browser tests');
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(pkgDir, 'test-output', 'runs');
@@ -73,7 +69,7 @@ const runsTab = () => page.getByRole('tab', { name: 'Runs' });
 const runRow = (runId: string) => page.locator(`.runs-table tr[data-run-id="${runId}"]`);
 const sessionItems = () => page.getByRole('navigation', { name: 'Sessions' }).locator('li');
 
-describe.skipIf(!hasChromium)('runs in the web UI, in Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(unavailable)('runs in the web UI, in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     rmSync(outDir, { recursive: true, force: true });
     uiRoot = mkdtempSync(join(tmpdir(), 'adk-dev-ui-runs-build-'));
