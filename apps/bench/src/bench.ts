@@ -14,6 +14,7 @@ import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
+import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 
@@ -30,6 +31,7 @@ export const scenarios: Scenario[] = [
   server,
   devUiScenario,
   liveScenario,
+  runsAtScale,
 ];
 
 export interface BenchOptions {
