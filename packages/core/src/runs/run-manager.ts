@@ -219,6 +219,11 @@ export class RunManager {
     return record;
   }
 
+  /** Resolves when a run executing in this process has ended; undefined when it does not execute here. */
+  finished(runId: string): Promise<void> | undefined {
+    return this.active.get(runId)?.finished;
+  }
+
   get(runId: string): Promise<RunRecord | undefined> {
     return this.store.getRun(this.key(runId));
   }
