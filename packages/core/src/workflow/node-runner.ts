@@ -1,7 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import { describeError, errorCodeOf } from '../errors/errors.js';
-import type { Part } from '../events/content.js';
 import { createEvent, type Event, type RouteValue } from '../events/event.js';
+import { pauseEvent } from '../flow/pause.js';
 import { zod } from '../utils/zod.js';
 import type { BaseNode } from './base-node.js';
 import { NodeTimeoutError, WorkflowOutputError } from './errors.js';
@@ -69,23 +69,23 @@ function toJsonSchema(schema: RequestInput['responseSchema']): Record<string, un
   return schema as Record<string, unknown>;
 }
 
-/** The event that asks the user a question for a node run. */
+/** The event that asks the user a question for a node run (the shared pause-and-answer piece). */
 function requestEvent(ctx: NodeContext, request: RequestInput, branch: string | undefined): Event {
   const args: Record<string, unknown> = { interruptId: request.interruptId };
   if (request.message !== undefined) args.message = request.message;
   if (request.payload !== undefined) args.payload = request.payload;
   const schema = toJsonSchema(request.responseSchema);
   if (schema) args.response_schema = schema;
-  const parts: Part[] = [{ functionCall: { id: request.interruptId, name: REQUEST_INPUT, args } }];
-  return createEvent({
-    invocationId: ctx.invocationId,
-    author: ctx.workflowName,
-    branch,
-    content: { role: 'model', parts },
-    longRunningToolIds: [request.interruptId],
-    nodeInfo: { path: ctx.path },
-    actions: { stateDelta: takeDelta(ctx) },
-  });
+  return pauseEvent(
+    {
+      invocationId: ctx.invocationId,
+      author: ctx.workflowName,
+      branch,
+      nodeInfo: { path: ctx.path },
+      stateDelta: takeDelta(ctx),
+    },
+    [{ id: request.interruptId, name: REQUEST_INPUT, args }],
+  ) as Event;
 }
 
 function takeDelta(ctx: NodeContext): Record<string, unknown> {
