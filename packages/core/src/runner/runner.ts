@@ -164,7 +164,7 @@ export class Runner {
     const signal = controller.signal;
     let afterRunDone = false;
     // Answers to a paused workflow continue its invocation: the workflow re-walks its graph from
-    // that invocation's events (docs/decisions/0011-workflow-resume.md).
+    // that invocation's events (docs/decisions/0012-workflow-resume.md).
     const invocationId =
       params.invocationId ?? this.pausedWorkflowInvocation(session, params.newMessage) ?? `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({

@@ -5,10 +5,13 @@ import {
   type Event,
   FunctionTool,
   InMemoryRunner,
+  JoinNode,
   LlmAgent,
   type NodeContext,
   type Plugin,
   REQUEST_CONFIRMATION,
+  REQUEST_INPUT,
+  RequestInput,
   START,
   userContent,
   Workflow,
@@ -57,6 +60,51 @@ describe('Workflow: node hooks', () => {
 });
 
 describe('Workflow: composition', () => {
+  it("an agent node sees its input, not the workflow's question exchange or its siblings' turns", async () => {
+    const requests: string[] = [];
+    const model = new ScriptedModel({
+      respond: (req) => {
+        requests.push(JSON.stringify(req.contents));
+        return 'written';
+      },
+    });
+    const writer = new LlmAgent({ name: 'writer', model });
+    const other = new LlmAgent({
+      name: 'other',
+      model: new ScriptedModel({ respond: () => 'secret sibling text' }),
+    });
+    const ask = () => new RequestInput({ interruptId: 'topic', message: 'Topic?' });
+    const join = new JoinNode('join');
+    const wf = new Workflow({
+      name: 'wf',
+      edges: [
+        [START, [ask, other], join],
+        [join, writer],
+      ],
+    });
+    const runner = new InMemoryRunner({ agent: wf });
+    await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('go') }));
+    await collect(
+      runner.run({
+        userId: 'u',
+        sessionId: 's',
+        newMessage: {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'topic', name: REQUEST_INPUT, response: { result: 'tides' } } }],
+        },
+      }),
+    );
+    expect(requests).toHaveLength(1);
+    const sent = requests[0] as string;
+    expect(sent).toContain('tides');
+    expect(sent).not.toContain('adk_request_input');
+    // The sibling's output reaches the writer only as part of its input (the join's map).
+    expect(JSON.parse(sent)).toEqual([
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'user', parts: [{ text: JSON.stringify({ other: 'secret sibling text', ask: 'tides' }) }] },
+    ]);
+  });
+
   it('a workflow is a node of another workflow; its events are its own and its output flows on', async () => {
     const inner = new Workflow({
       name: 'inner',

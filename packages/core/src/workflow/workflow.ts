@@ -78,7 +78,7 @@ const runtime: NodeRuntime = {
  * A graph of nodes (functions, agents, tools, other workflows) joined by edges, as in ADK 2.0.
  * It is an agent, so it runs wherever an agent does (a Runner's root, a sub-agent, an AgentTool);
  * inside another workflow it is a node. See the package README for the edge syntax and semantics,
- * and docs/decisions/0011-workflow-resume.md for how a paused workflow resumes.
+ * and docs/decisions/0012-workflow-resume.md for how a paused workflow resumes.
  */
 export class Workflow extends BaseAgent {
   readonly graph: Graph;
