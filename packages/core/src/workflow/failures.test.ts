@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type Event,
   InMemoryRunner,
@@ -122,5 +123,44 @@ describe('Workflow: failures', () => {
     const last = events.at(-1);
     expect(last?.errorMessage).toBe('Node "failing" failed (attempt 2): broken');
     expect(events.filter((e) => e.errorCode)).toHaveLength(2);
+  });
+});
+
+describe('Workflow: cancellation and output schema', () => {
+  it('aborting the run reaches running nodes through ctx.abortSignal and ends with a CANCELLED event', async () => {
+    let sawAbort = false;
+    const waits = async (ctx: NodeContext) => {
+      await new Promise<void>((resolve) => {
+        ctx.abortSignal.addEventListener('abort', () => {
+          sawAbort = true;
+          resolve();
+        });
+      });
+      return 'never used';
+    };
+    const after = () => 'after';
+    const runner = new InMemoryRunner({ agent: new Workflow({ name: 'wf', edges: [START, waits, after] }) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const events: Event[] = [];
+    for await (const e of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent('go'),
+      signal: controller.signal,
+    }))
+      events.push(e);
+    expect(sawAbort).toBe(true);
+    expect(events.at(-1)?.errorCode).toBe('CANCELLED');
+    expect(events.some((e) => e.nodeInfo?.path === 'wf@1/after@1')).toBe(false);
+  });
+
+  it("checks the workflow's output against outputSchema", async () => {
+    const make = () => ({ total: 'many' });
+    const events = await run(
+      new Workflow({ name: 'wf', edges: [START, make], outputSchema: z.object({ total: z.number() }) }),
+    );
+    expect(events.at(-1)?.errorCode).toBe('VALIDATION');
+    expect(events.at(-1)?.errorMessage).toMatch(/does not match its outputSchema/);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  agentOfNode,
+  type BaseNode,
   DEFAULT_ROUTE,
   type Event,
   FunctionTool,
@@ -378,5 +380,36 @@ describe('Workflow: validation at construction', () => {
     expect(
       () => new Workflow({ name: 'wf', edges: [[START, a, b, { again: a, [DEFAULT_ROUTE]: c }]] }),
     ).not.toThrow();
+  });
+});
+
+describe('Workflow: the graph it exposes', () => {
+  it('lists nodes and edges with routes, defaults, joins and the agents behind nodes', () => {
+    const writer = new LlmAgent({ name: 'writer', model: new ScriptedModel({ respond: () => 'x' }) });
+    const check = (ctx: NodeContext) => {
+      ctx.route = 'ok';
+    };
+    const fix = () => 1;
+    const join = new JoinNode('join');
+    const wf = new Workflow({
+      name: 'wf',
+      edges: [
+        [START, [writer, check], join],
+        [check, { ok: fix, [DEFAULT_ROUTE]: writer }],
+      ],
+    });
+    expect([...wf.graph.nodes.keys()]).toEqual(['writer', 'check', 'join', 'fix']);
+    expect(wf.graph.edges.map((e) => [e.from.name, e.to.name, e.routes, e.isDefault])).toEqual([
+      ['__START__', 'writer', null, false],
+      ['__START__', 'check', null, false],
+      ['writer', 'join', null, false],
+      ['check', 'join', null, false],
+      ['check', 'fix', ['ok'], false],
+      ['check', 'writer', null, true],
+    ]);
+    expect(wf.graph.nodes.get('join')?.requiresAllPredecessors).toBe(true);
+    expect(agentOfNode(wf.graph.nodes.get('writer') as BaseNode)).toBe(writer);
+    expect(wf.graph.isTerminal('join')).toBe(true);
+    expect(writer.parentAgent).toBe(wf);
   });
 });

@@ -141,7 +141,7 @@ export class Workflow extends BaseAgent {
       });
     let finished = false;
     const task = executeNode({
-      node: new WorkflowNode(this, this.nodeOptions),
+      node: new SubWorkflowNode(this, this.nodeOptions),
       input,
       path: `${this.name}@${runId}`,
       runId: String(runId),
@@ -339,8 +339,8 @@ export class Workflow extends BaseAgent {
   }
 }
 
-/** A workflow as a node: runs its graph; its output is its terminal node's. */
-class WorkflowNode extends BaseNode {
+/** A workflow as a node (of another workflow, or the root run): runs its graph; its output is its terminal node's. */
+export class SubWorkflowNode extends BaseNode {
   constructor(
     readonly workflow: Workflow,
     options: Partial<BaseNodeOptions>,
@@ -357,11 +357,16 @@ class WorkflowNode extends BaseNode {
 
 workflowNodeFactory.match = (value) => value instanceof Workflow;
 workflowNodeFactory.build = (value, options) =>
-  new WorkflowNode(value as Workflow, { ...(value as Workflow).nodeOptions, ...options }, true);
+  new SubWorkflowNode(value as Workflow, { ...(value as Workflow).nodeOptions, ...options }, true);
+
+/** The agent (or workflow) a node runs, if it runs one: what a graph view draws for it. */
+export function agentOfNode(node: BaseNode): BaseAgent | undefined {
+  return agentOf(node);
+}
 
 function agentOf(node: BaseNode): BaseAgent | undefined {
   if (node instanceof AgentNode) return node.agent;
-  if (node instanceof WorkflowNode) return node.workflow;
+  if (node instanceof SubWorkflowNode) return node.workflow;
   if (node instanceof ParallelWorker) return agentOf(node.inner);
   const original = (node as { original?: unknown }).original;
   return original instanceof BaseNode ? agentOf(original) : undefined;
