@@ -65,7 +65,11 @@ const runtime: NodeRuntime = {
       outputFor: options.useAsOutput ? [parent.path, ...parent.outputFor] : [],
     });
     if (outcome.status === 'failed') throw outcome.error;
-    if (outcome.status === 'waiting') throw new ChildPaused(outcome.interruptIds);
+    if (outcome.status === 'waiting') {
+      // Recorded on the parent too, so a parent that catches the pause still waits.
+      for (const id of outcome.interruptIds) if (!parent.interruptIds.includes(id)) parent.interruptIds.push(id);
+      throw new ChildPaused(outcome.interruptIds);
+    }
     if (options.useAsOutput) {
       parent.output = outcome.output;
       parent.outputDelegated = true;
