@@ -67,7 +67,8 @@ const runtime: NodeRuntime = {
     if (outcome.status === 'failed') throw outcome.error;
     if (outcome.status === 'waiting') {
       // Recorded on the parent too, so a parent that catches the pause still waits.
-      for (const id of outcome.interruptIds) if (!parent.interruptIds.includes(id)) parent.interruptIds.push(id);
+      for (const id of outcome.interruptIds)
+        if (!parent.interruptIds.includes(id)) parent.interruptIds.push(id);
       throw new ChildPaused(outcome.interruptIds);
     }
     if (options.useAsOutput) {
