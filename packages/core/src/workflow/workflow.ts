@@ -127,7 +127,8 @@ export class Workflow extends BaseAgent {
 
   /** Runs the workflow for one invocation (or resumes it, from the invocation's events). */
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const replay = new ReplayIndex(ctx.session.events, ctx.invocationId);
+    const resumed = ctx.userContent?.parts.some((p) => p.functionResponse) ?? false;
+    const replay = new ReplayIndex(ctx.session.events, ctx.invocationId, resumed);
     checkResumeMessage(ctx, replay);
     // Runs of this workflow that finished earlier in the invocation (a loop around it) keep their ids.
     let runId = 1;
