@@ -78,7 +78,9 @@ function fakeEvalServer(name: string, source: string): string {
 describe('eval routes of adk api_server', () => {
   it('keeps the eval sets of a single-app folder in that folder (as adk-python does)', async () => {
     const url = await start(join(AGENTS, 'weather'), 'single', env('single'));
-    expect(await (await fetch(`${url}/apps/weather/eval-sets`)).json()).toEqual({ evalSetIds: ['smoke'] });
+    expect(await (await fetch(`${url}/apps/weather/eval-sets`)).json()).toEqual({
+      evalSetIds: ['commute', 'smoke'],
+    });
     expect(await (await fetch(`${url}/apps/weather/eval_sets/smoke/evals`)).json()).toEqual([
       'paris',
       'paris_then_london',

@@ -52,8 +52,8 @@ afterAll(async () => {
 describe('eval routes in adk api_server', () => {
   it('lists the app eval sets, runs one, and lists the stored result', async () => {
     const get = async (path: string) => (await fetch(`${url}${path}`)).json();
-    expect(await get('/apps/weather/eval-sets')).toEqual({ evalSetIds: ['smoke'] });
-    expect(await get('/dev/apps/weather/eval_sets')).toEqual(['smoke']);
+    expect(await get('/apps/weather/eval-sets')).toEqual({ evalSetIds: ['commute', 'smoke'] });
+    expect(await get('/dev/apps/weather/eval_sets')).toEqual(['commute', 'smoke']);
     expect(await get('/apps/weather/eval_sets/smoke/evals')).toEqual(['paris', 'paris_then_london']);
     const response = await fetch(`${url}/apps/weather/eval-sets/smoke/run`, {
       method: 'POST',
@@ -69,5 +69,25 @@ describe('eval routes in adk api_server', () => {
     const { evalResultIds } = (await get('/apps/weather/eval-results')) as { evalResultIds: string[] };
     expect(evalResultIds).toHaveLength(1);
     expect(evalResultIds[0]).toMatch(/^weather_smoke_/);
+  });
+
+  it("lists and runs adk-python's oldest test file (a list of turns) dropped into the app folder", async () => {
+    expect(await (await fetch(`${url}/apps/weather/eval_sets/commute/evals`)).json()).toEqual(['commute']);
+    const response = await fetch(`${url}/apps/weather/eval-sets/commute/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        evalMetrics: [
+          { metricName: 'tool_trajectory_avg_score', threshold: 1 },
+          { metricName: 'response_match_score', threshold: 0.8 },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const run = (await response.json()) as {
+      runEvalResults: { evalId: string; finalEvalStatus: number; evalMetricResultPerInvocation: unknown[] }[];
+    };
+    expect(run.runEvalResults.map((r) => [r.evalId, r.finalEvalStatus])).toEqual([['commute', 1]]);
+    expect(run.runEvalResults[0]?.evalMetricResultPerInvocation).toHaveLength(2);
   });
 });

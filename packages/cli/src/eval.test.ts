@@ -8,6 +8,7 @@ const EVAL = new URL('./__fixtures__/eval/', import.meta.url).pathname;
 const AGENT = join(EVAL, 'weather');
 const SET = join(EVAL, 'weather.evalset.json');
 const FAILING = join(EVAL, 'failing.test.json');
+const TURNS = join(EVAL, 'weather_turns.test.json');
 const CONFIG = join(EVAL, 'test_config.json');
 const out = mkdtempSync(join(tmpdir(), 'adk-eval-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -70,6 +71,54 @@ describe.concurrent('adk eval', () => {
     expect(r.stdout).toContain('✗ london  tool_trajectory_avg_score 0.000/1  response_match_score 0.600/0.8');
     expect(r.stdout).toContain('expected: "Expect light rain in London."');
     expect(r.stdout).toContain('actual:   "London has light rain today."');
+  });
+
+  it("runs adk-python's oldest format, a list of turns, as one conversation named after the file", async () => {
+    const json = join(out, 'turns.json');
+    const r = await runCli(['eval', AGENT, TURNS, FAILING, '--no-history', '--json', json]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('weather_turns:\n  Tests passed: 1\n  Tests failed: 0');
+    expect(r.stdout).toContain(
+      '✓ weather_turns  tool_trajectory_avg_score 1.000/1  response_match_score 1.000/0.8',
+    );
+    // Beside it, the list of named cases loads as before.
+    expect(r.stdout).toContain('failing:\n  Tests passed: 0\n  Tests failed: 1');
+    const picked = await runCli([
+      'eval',
+      AGENT,
+      `${TURNS}:weather_turns`,
+      '--no-history',
+      '--json',
+      json,
+      '--initial-session',
+      join(EVAL, 'initial.session.json'),
+    ]);
+    expect(picked.code, picked.stderr).toBe(0);
+    const result = JSON.parse(readFileSync(json, 'utf8'));
+    expect(result.eval_set_id).toBe('weather_turns');
+    expect(result.eval_case_results).toEqual([
+      expect.objectContaining({ eval_id: 'weather_turns', user_id: 'ada', final_eval_status: 1 }),
+    ]);
+    expect(result.eval_case_results[0].eval_metric_result_per_invocation).toHaveLength(2);
+  });
+
+  it('exits 2 naming the file, entry and field of a malformed legacy file', async () => {
+    const broken = join(out, 'broken.test.json');
+    writeFileSync(
+      broken,
+      JSON.stringify([
+        { query: 'Weather in Paris?', expected_tool_use: [], reference: 'Sunny.' },
+        { query: 'And London?', expected_tool_use: [{ tool_input: { city: 'London' } }] },
+      ]),
+    );
+    const r = await runCli(['eval', AGENT, broken, '--no-history']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `adk: ${broken}: Not an eval set (legacy list of turns {query, expected_tool_use, reference}): [1].expected_tool_use[0].tool_name: Invalid input: expected string, received undefined`,
+    );
+    const noSession = await runCli(['eval', AGENT, TURNS, '--initial-session', join(out, 'nope.json')]);
+    expect(noSession.code).toBe(2);
+    expect(noSession.stderr).toContain('Initial session file not found');
   });
 
   it('runs only the selected cases with file:case syntax, several times with --num-runs', async () => {

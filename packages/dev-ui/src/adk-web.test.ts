@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
+import { browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
@@ -16,14 +16,14 @@ const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
 const EXAMPLES = join(repo, 'apps', 'examples');
 const outDir = join(pkgDir, 'test-output', 'adk-web');
 
-const missing = [
-  !hasChromium && 'Chromium (set CHROMIUM_PATH)',
-  !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
-    '@adk/cli build (pnpm --filter @adk/cli build)',
-  !existsSync(join(EXAMPLES, 'assistant')) && 'apps/examples',
-  !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
-].filter(Boolean);
-if (missing.length > 0) console.log(`adk web browser tests skipped: missing ${missing.join(', ')}`);
+const unavailable = browserSuiteSkip('adk web browser tests', {
+  missing: [
+    !existsSync(join(repo, 'packages', 'cli', 'dist', 'cli.js')) &&
+      '@adk/cli build (pnpm --filter @adk/cli build)',
+    !existsSync(join(EXAMPLES, 'assistant')) && 'apps/examples',
+    !existsSync(join(pkgDir, 'dist', 'ui', 'index.html')) && 'the @adk/dev-ui build (pnpm build)',
+  ],
+});
 
 let dataDir: string;
 let child: ChildProcess | undefined;
@@ -84,7 +84,7 @@ async function stopAdkWeb(): Promise<void> {
   clearTimeout(timer);
 }
 
-describe.skipIf(missing.length > 0)('adk web with the example apps, in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(unavailable)('adk web with the example apps, in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     rmSync(outDir, { recursive: true, force: true });
     dataDir = mkdtempSync(join(tmpdir(), 'adk-dev-ui-web-'));

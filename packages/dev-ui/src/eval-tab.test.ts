@@ -3,7 +3,7 @@
 // with the eval routes of @adk/eval: chat, save the session as an eval case, run the set, and read
 // the result with the expected and actual trajectory side by side. Screenshots go to
 // test-output/eval/ (gitignored).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +15,10 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent } from './__fixtures__/agents.js';
 import { buildUi } from './__fixtures__/build-ui.js';
+import { browserSuiteSkip, CHROMIUM } from './__fixtures__/chromium.js';
 import { devUi } from './index.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`eval tab tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+const unavailable = browserSuiteSkip('eval tab tests');
 
 const outDir = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'eval');
 let uiRoot: string;
@@ -33,7 +32,7 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(outDir, `${name}.png`) });
 }
 
-describe.skipIf(!hasChromium)('Eval tab in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(unavailable)('Eval tab in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     uiRoot = mkdtempSync(join(tmpdir(), 'adk-dev-ui-eval-build-'));
     agentsDir = mkdtempSync(join(tmpdir(), 'adk-dev-ui-eval-apps-'));

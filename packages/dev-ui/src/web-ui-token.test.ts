@@ -11,7 +11,7 @@ import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent } from './__fixtures__/agents.js';
-import { hasChromium, launchChromium } from './__fixtures__/browser.js';
+import { browserSuiteSkip, launchChromium } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { devUi } from './index.js';
 
@@ -41,7 +41,9 @@ async function audit(): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}`);
 }
 
-describe.skipIf(!hasChromium)('web UI with a server token', { timeout: 60_000 }, () => {
+const unavailable = browserSuiteSkip('web UI token tests');
+
+describe.skipIf(unavailable)('web UI with a server token', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     mkdirSync(outDir, { recursive: true });
     uiRoot = mkdtempSync(join(tmpdir(), 'adk-dev-ui-build-'));

@@ -2,15 +2,7 @@
 // The web UI in a real browser (Debian's Chromium driven by playwright-core) against a real
 // @adk/server on a temporary PGlite data folder, with scripted agents (no network, no keys).
 // Screenshots of every step land in test-output/server/ (gitignored).
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +13,10 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent, routerAgent } from './__fixtures__/agents.js';
 import { buildUi } from './__fixtures__/build-ui.js';
+import { browserSuiteSkip, CHROMIUM } from './__fixtures__/chromium.js';
 import { devUi } from './index.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`web-ui tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+const unavailable = browserSuiteSkip('web-ui tests');
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(pkgDir, 'test-output', 'server');
@@ -67,7 +58,7 @@ async function send(text: string): Promise<void> {
 const running = () => page.getByRole('status').getByText('Running…');
 const idle = () => expect.poll(() => running().isVisible(), { timeout: 30_000 }).toBe(false);
 
-describe.skipIf(!hasChromium)('web UI in Chromium against @adk/server', { timeout: 60_000 }, () => {
+describe.skipIf(unavailable)('web UI in Chromium against @adk/server', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });

@@ -68,6 +68,13 @@ export class GeminiAccumulator {
     if (candidate.urlContextMetadata !== undefined) this.urlContextMetadata = candidate.urlContextMetadata;
     for (const wire of candidate.content?.parts ?? []) {
       const call = wire.functionCall;
+      if (call && !this.streamedCall && isEmptyCall(call)) {
+        // The `{}` that closes a streamed call, after a call that was already complete (one
+        // without arguments, or one whose last piece said no `willContinue`): no call of its own.
+        if (wire.thoughtSignature !== undefined)
+          this.parts.push({ text: '', thoughtSignature: wire.thoughtSignature });
+        continue;
+      }
       if (call && (this.streamedCall || call.willContinue || call.partialArgs)) {
         this.streamedCall ??= new StreamedCall();
         this.streamedCall.add(call, wire.thoughtSignature);
@@ -133,6 +140,17 @@ export class GeminiAccumulator {
       };
     return response;
   }
+}
+
+/** `functionCall: {}`: how Gemini closes a call whose arguments it streamed. */
+function isEmptyCall(call: NonNullable<GeminiPart['functionCall']>): boolean {
+  return (
+    !call.name &&
+    !call.id &&
+    !call.willContinue &&
+    !call.partialArgs?.length &&
+    (call.args === undefined || Object.keys(call.args).length === 0)
+  );
 }
 
 function fromGeminiPart(wire: GeminiPart): Part | undefined {

@@ -38,4 +38,39 @@ describe.skipIf(!key)('Gemini live', () => {
       call = r.content?.parts.find((p) => p.functionCall)?.functionCall;
     expect(call).toMatchObject({ name: 'get_weather', args: { city: expect.stringMatching(/paris/i) } });
   }, 60_000);
+
+  it('assembles Gemini 3 streamed function-call arguments into complete calls', async () => {
+    const gemini3 = process.env.GEMINI_E2E_STREAM_ARGS_MODEL ?? 'gemini-3-flash-preview';
+    const streaming = new Gemini(gemini3, { streamFunctionCallArguments: true });
+    const tools = [
+      {
+        name: 'get_weather',
+        description: 'Weather for a city',
+        parameters: z.toJSONSchema(z.object({ city: z.string() })),
+      },
+      { name: 'get_time', description: 'The current time' },
+    ];
+    const calls: { name: string; args: Record<string, unknown> }[] = [];
+    for await (const r of streaming.generate(
+      {
+        model: gemini3,
+        contents: [
+          {
+            role: 'user',
+            parts: [{ text: 'Call get_weather for Paris, get_weather for Oslo and get_time, all at once.' }],
+          },
+        ],
+        tools,
+        config: { toolChoice: 'required' },
+      },
+      { stream: true },
+    ))
+      for (const p of r.content?.parts ?? []) if (p.functionCall) calls.push(p.functionCall);
+    expect(calls.every((c) => c.name === 'get_weather' || c.name === 'get_time')).toBe(true);
+    const cities = calls
+      .filter((c) => c.name === 'get_weather')
+      .map((c) => String(c.args.city).toLowerCase());
+    expect(cities.sort()).toEqual(['oslo', 'paris']);
+    expect(calls.filter((c) => c.name === 'get_time')).toHaveLength(1);
+  }, 90_000);
 });

@@ -1,4 +1,4 @@
-import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import type { ConnectOptions, GenerateOptions, Llm, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
 import { ConfigError } from '@adk/core';
 import {
   ApiCallError,
@@ -10,10 +10,12 @@ import {
   postJson,
   postJsonStream,
   resolveApiKey,
+  userAgent,
 } from '@adk/core/http';
 import { GeminiContextCache, type GeminiContextCacheOptions } from './context-cache.js';
 import { toGeminiRequestBody } from './convert-request.js';
 import { GeminiAccumulator } from './convert-response.js';
+import { geminiLiveEndpoint, type LiveApiVersion } from './live/endpoint.js';
 import { geminiResponseSchema } from './wire.js';
 
 export interface VertexAiOptions {
@@ -50,6 +52,14 @@ export interface GeminiOptions extends HttpClientOptions {
    * static instruction still leads the system instruction, the prefix Gemini caches implicitly.
    */
   contextCache?: boolean | GeminiContextCacheOptions;
+  /**
+   * Live sessions (`connect`): the WebSocket origin, e.g. `ws://127.0.0.1:8080` for a local server.
+   * Default: `wss://generativelanguage.googleapis.com` (Gemini API) or
+   * `wss://{location}-aiplatform.googleapis.com` (Vertex AI).
+   */
+  liveBaseURL?: string;
+  /** Gemini API version of live sessions. Default: v1beta, or v1alpha when affective dialog or proactivity is asked for. */
+  liveApiVersion?: LiveApiVersion;
 }
 
 const PACKAGE = '@adk/models-gemini';
@@ -121,6 +131,23 @@ export class Gemini implements Llm {
       });
     }
     yield accumulator.result();
+  }
+
+  /** Opens a live session over the Live API (`BidiGenerateContent` over WebSocket); see the README. */
+  async connect(request: LlmRequest, options: ConnectOptions = {}): Promise<LlmConnection> {
+    const { connectGeminiLive } = await import('./live/connection.js');
+    const vertex = this.isVertex ? this.vertex() : undefined;
+    const endpoint = geminiLiveEndpoint(request, {
+      model: this.model,
+      userAgent: userAgent(PACKAGE, packageVersion(new URL('../package.json', import.meta.url))),
+      headers: await this.authHeaders(),
+      ...(this.options.headers ? { extraHeaders: this.options.headers } : {}),
+      ...(this.options.liveBaseURL ? { baseURL: this.options.liveBaseURL } : {}),
+      ...(this.options.liveApiVersion ? { apiVersion: this.options.liveApiVersion } : {}),
+      ...(this.options.timeouts?.connectMs ? { handshakeTimeoutMs: this.options.timeouts.connectMs } : {}),
+      ...(vertex ? { vertex: { project: vertex.project, location: vertex.location } } : {}),
+    });
+    return connectGeminiLive(request, endpoint, options);
   }
 
   /** Where cached contents are created, and the model name they refer to. */

@@ -1,4 +1,4 @@
-import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import type { ConnectOptions, GenerateOptions, Llm, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
 import { ConfigError } from '@adk/core';
 import {
   ApiCallError,
@@ -9,6 +9,7 @@ import {
   packageVersion,
   postJson,
   postJsonStreamBatches,
+  userAgent,
 } from '@adk/core/http';
 import { toOpenAIRequestBody } from './convert-request.js';
 import { OpenAIAccumulator } from './convert-response.js';
@@ -34,6 +35,10 @@ export interface OpenAIChatOptions extends HttpClientOptions {
   systemRole?: 'system' | 'developer';
   /** Ask for usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
+  /** Live sessions (`connect`): the Realtime model. Default: the model name given to the constructor. */
+  realtimeModel?: string;
+  /** Live sessions: the model transcribing the user's audio. Default 'gpt-4o-mini-transcribe'. */
+  realtimeTranscriptionModel?: string;
 }
 
 const PACKAGE = '@adk/models-openai';
@@ -117,6 +122,34 @@ export class OpenAIChat implements Llm {
       });
     }
     yield accumulator.result();
+  }
+
+  /**
+   * Opens a live session over the Realtime API (`{baseURL}/realtime?model=…` as a WebSocket, GA
+   * interface); see the README.
+   */
+  async connect(request: LlmRequest, options: ConnectOptions = {}): Promise<LlmConnection> {
+    const { connectOpenAIRealtime } = await import('./live/connection.js');
+    const model = this.options.realtimeModel ?? this.model;
+    const url = `${this.baseURL.replace(/^http/i, 'ws')}/realtime?model=${encodeURIComponent(model)}`;
+    const headers: Record<string, string> = {
+      'user-agent': userAgent(PACKAGE, packageVersion(new URL('../package.json', import.meta.url))),
+    };
+    for (const [name, value] of Object.entries(this.options.headers ?? {}))
+      if (value !== undefined) headers[name.toLowerCase()] = value;
+    Object.assign(headers, this.authHeaders());
+    return connectOpenAIRealtime(
+      request,
+      {
+        url,
+        displayUrl: url,
+        headers,
+        apiName: this.isOpenAI ? 'OpenAI Realtime API' : `Realtime API at ${new URL(this.baseURL).host}`,
+        handshakeTimeoutMs: this.options.timeouts?.connectMs,
+        transcriptionModel: this.options.realtimeTranscriptionModel,
+      },
+      options,
+    );
   }
 
   private authHeaders(): Record<string, string> {

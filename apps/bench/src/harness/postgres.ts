@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+// The test suites' Postgres lookup and CI rule, shared so that the bench finds the same binaries.
+import {
+  findPostgresBinDir,
+  findRunuser,
+  postgresUnavailable,
+  SYSTEM_BIN_DIRS,
+} from '../../../../packages/session-sql/src/__fixtures__/postgres-cluster.js';
 import { freePort } from './free-port.js';
 
 export interface PostgresCluster {
@@ -10,18 +16,28 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-/** The newest Postgres bin folder on this machine, or undefined. */
+/** The newest Postgres bin folder on this machine (PG_BIN, /usr/lib/postgresql, PATH), or undefined. */
 export function findPostgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], 'bin') : undefined;
+  return findPostgresBinDir();
 }
 
-function run(command: string, args: string[], asUser?: string): Promise<string> {
-  const [cmd, argv] = asUser ? ['runuser', ['-u', asUser, '--', command, ...args]] : [command, args];
+/**
+ * Why a part of the bench that needs Postgres did not get it, for the report's skipped list; in CI
+ * (CI=true) this throws instead, so that the run fails with the reason.
+ */
+export function postgresSkipped(error: unknown): string {
+  return postgresUnavailable(error instanceof Error ? error.message : String(error));
+}
+
+interface RunAs {
+  user: string;
+  runuser: string;
+}
+
+function run(command: string, args: string[], asUser?: RunAs): Promise<string> {
+  const [cmd, argv] = asUser
+    ? [asUser.runuser, ['-u', asUser.user, '--', command, ...args]]
+    : [command, args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -46,12 +62,20 @@ function run(command: string, args: string[], asUser?: string): Promise<string> 
  */
 export async function startPostgres(): Promise<PostgresCluster> {
   const bin = findPostgresBin();
-  if (!bin) throw new Error('Postgres is not installed (no /usr/lib/postgresql/*/bin/initdb)');
-  const asUser = process.getuid?.() === 0 ? 'postgres' : undefined;
+  if (!bin)
+    throw new Error('Postgres is not installed (no initdb in PG_BIN, /usr/lib/postgresql/*/bin or on PATH)');
+  let asUser: RunAs | undefined;
+  if (process.getuid?.() === 0) {
+    const runuser = findRunuser();
+    if (!runuser) {
+      throw new Error(`running as root and runuser is neither on PATH nor in ${SYSTEM_BIN_DIRS.join(', ')}`);
+    }
+    asUser = { user: 'postgres', runuser };
+  }
   const dir = await mkdtemp('/tmp/adk-bench-pg-');
   if (asUser) {
-    const uid = Number((await run('id', ['-u', asUser])).trim());
-    const gid = Number((await run('id', ['-g', asUser])).trim());
+    const uid = Number((await run('id', ['-u', asUser.user])).trim());
+    const gid = Number((await run('id', ['-g', asUser.user])).trim());
     await chown(dir, uid, gid);
   }
   await chmod(dir, 0o700);

@@ -3,6 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+// The browser suites' Chromium location and CI rule, shared so that the bench decides the same way.
+import { browserSuiteSkip, CHROMIUM } from '../../../../packages/dev-ui/src/__fixtures__/chromium.js';
 import { summarizeError } from '../harness/child.js';
 import { fmtBytes, fmtMs } from '../harness/format.js';
 import { median } from '../harness/stats.js';
@@ -12,7 +14,6 @@ const GZIP_LEVEL = 9;
 const JS_GZIP_TARGET_BYTES = 150 * 1024;
 const INTERACTIVE_TARGET_MS = 300;
 const WARM_RELOADS = 5;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -118,8 +119,10 @@ async function measureInteractive(
   log: (message: string) => void,
 ): Promise<void> {
   let timings: Awaited<ReturnType<typeof timeInteractive>>;
-  if (existsSync(CHROMIUM)) timings = await timeInteractive(report, quick, log);
-  else report.skipped.push(`time to interactive: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  // In CI (CI=true) a missing browser fails the run instead of being skipped.
+  const skipReason = browserSuiteSkip('time to interactive', { warn: () => {} });
+  if (skipReason === undefined) timings = await timeInteractive(report, quick, log);
+  else report.skipped.push(`time to interactive: ${skipReason}`);
   if (timings) {
     const row = (label: string, loads: LoadTiming[]): string[] => [
       label,

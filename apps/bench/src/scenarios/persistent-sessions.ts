@@ -1,7 +1,7 @@
 import { type FrameworkName, frameworkLabels } from '../frameworks/types.js';
 import { runWorker, summarizeError } from '../harness/child.js';
 import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
-import { type PostgresCluster, startPostgres } from '../harness/postgres.js';
+import { type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
 import { percentile } from '../harness/stats.js';
 import { type BenchConfig, newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
 import type { AgentLoopArgs, AgentLoopResult } from '../workers/agent-loop.js';
@@ -25,7 +25,7 @@ export const persistentSessions: Scenario = {
         postgresUrl: cluster.url,
       });
     } catch (error) {
-      report.skipped.push(`real Postgres: ${error instanceof Error ? error.message : String(error)}`);
+      report.skipped.push(`real Postgres: ${postgresSkipped(error)}`);
     }
     try {
       await runLoops(config, report, stores);

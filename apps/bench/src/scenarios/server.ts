@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type RunningWorker, runWorker, SkipSignal, startWorker, summarizeError } from '../harness/child.js';
 import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
-import { type PostgresCluster, startPostgres } from '../harness/postgres.js';
+import { type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
 import { percentile } from '../harness/stats.js';
 import { type Check, newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
 import type { ServerLoadArgs, ServerLoadResult } from '../workers/server-load.js';
@@ -65,7 +65,7 @@ export const server: Scenario = {
     try {
       cluster = await startPostgres();
     } catch (error) {
-      report.skipped.push(`Postgres rows: ${summarizeError(error)}`);
+      report.skipped.push(`Postgres rows: ${postgresSkipped(error)}`);
     }
     const measured = new Map<string, Measured>();
     const rows: string[][] = [];

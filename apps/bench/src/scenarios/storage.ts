@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { runWorker, summarizeError } from '../harness/child.js';
 import { fmt, fmtMs } from '../harness/format.js';
-import { type PostgresCluster, startPostgres } from '../harness/postgres.js';
+import { type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
 import { percentile } from '../harness/stats.js';
 import { newReport, type Scenario } from '../harness/types.js';
 import type { StorageOpsArgs, StorageOpsResult } from '../workers/storage-ops.js';
@@ -26,7 +26,7 @@ export const storage: Scenario = {
         cluster = await startPostgres();
         stores.push({ label: `Postgres ${cluster.version} (loopback)`, url: cluster.url });
       } catch (error) {
-        report.skipped.push(`real Postgres: ${error instanceof Error ? error.message : String(error)}`);
+        report.skipped.push(`real Postgres: ${postgresSkipped(error)}`);
       }
     }
     const args: Omit<StorageOpsArgs, 'url'> = config.quick

@@ -22,6 +22,7 @@ interface EvalOptions {
   json?: string;
   html?: string;
   history: boolean;
+  initialSession?: string;
 }
 
 /** Exit codes: every case passed / some case failed / the eval could not run. */
@@ -134,12 +135,16 @@ async function evaluateAgent(agentPath: string, setArgs: string[], options: Eval
     throw new CliUsageError(`Config file not found: ${resolve(configPath)}`);
   const config = await evalLib.loadEvalConfig(configPath ? resolve(configPath) : undefined);
 
+  const initialSessionFile = options.initialSession ? resolve(options.initialSession) : undefined;
+  if (initialSessionFile && !existsSync(initialSessionFile))
+    throw new CliUsageError(`Initial session file not found: ${initialSessionFile}`);
+
   const sets = [];
   for (const arg of setArgs) {
     const { file, ids } = splitSelection(arg);
     const path = resolve(file);
     if (!existsSync(path)) throw new CliUsageError(`Eval set file not found: ${path}`);
-    const set = await evalLib.loadEvalSetFile(path);
+    const set = await evalLib.loadEvalSetFile(path, initialSessionFile ? { initialSessionFile } : {});
     if (ids) {
       const missing = ids.filter((id) => !set.evalCases.some((c) => c.evalId === id));
       if (missing.length) throw new CliUsageError(`${path} has no eval case ${missing.join(', ')}`);
@@ -228,7 +233,9 @@ async function evaluateAgent(agentPath: string, setArgs: string[], options: Eval
 export const evalCommand: CommandModule = (program: Command) => {
   program
     .command('eval')
-    .description('evaluate an agent on eval sets (adk-python .evalset.json or .test.json files)')
+    .description(
+      'evaluate an agent on eval sets (adk-python .evalset.json, or .test.json in either legacy format)',
+    )
     .argument('<agent>', 'an agent folder (with agent.ts exporting rootAgent) or an agent module file')
     .argument('<evalsets...>', 'eval set files; `file.evalset.json:case_a,case_b` runs only those cases')
     .option(
@@ -236,6 +243,10 @@ export const evalCommand: CommandModule = (program: Command) => {
       'criteria (test_config.json); default tool_trajectory_avg_score 1.0, response_match_score 0.8',
     )
     .addOption(new Option('--config_file_path <file>', 'adk-python spelling of --config').hideHelp())
+    .option(
+      '--initial-session <file>',
+      'a session file (initial.session.json) that legacy lists of turns start from: its app_name, user_id and state',
+    )
     .option('--num-runs <n>', 'run every case n times', '1')
     .option('--concurrency <n>', 'case runs in flight at once', '4')
     .option('--min-pass-rate <rate>', 'a case passes when this share of its runs pass', '1')
@@ -253,7 +264,8 @@ agent that does not load).
 Examples:
   adk eval apps/examples/assistant evals/assistant.evalset.json
   adk eval ./my_agent evals/a.evalset.json:case_1,case_2 --config evals/test_config.json
-  adk eval ./my_agent evals/*.test.json --num-runs 5 --min-pass-rate 0.8 --html report.html`,
+  adk eval ./my_agent evals/*.test.json --num-runs 5 --min-pass-rate 0.8 --html report.html
+  adk eval ./my_agent tests/trip_inquiry.test.json --initial-session tests/initial.session.json`,
     )
     .action(runEval);
 };

@@ -1,4 +1,4 @@
-import { ConfigError, isAdkError } from '../errors/errors.js';
+import { ConfigError, isAdkError, LiveNotSupportedError } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
 import { createEvent, type Event, type EventFields, hasActions } from '../events/event.js';
 import type { AgentHookArgs, MaybePromise } from '../plugins/plugin.js';
@@ -111,7 +111,22 @@ export abstract class BaseAgent {
   }
 
   /** Runs the agent in a context derived from the caller's. */
-  async *run(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  run(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return this.invoke(parentContext, false);
+  }
+
+  /**
+   * Runs the agent in a live session (`Runner.runLive`): the context carries the
+   * `liveRequestQueue`. Before/after agent callbacks run as in `run`.
+   */
+  runLive(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return this.invoke(parentContext, true);
+  }
+
+  private async *invoke(
+    parentContext: InvocationContext,
+    live: boolean,
+  ): AsyncGenerator<Event, void, undefined> {
     const trace = startSpan(`invoke_agent ${this.name}`, parentContext.trace, () => ({
       [GenAi.operationName]: 'invoke_agent',
       [GenAi.agentName]: this.name,
@@ -127,7 +142,7 @@ export abstract class BaseAgent {
         if (before.stop) return;
       }
       if (ctx.ended) return;
-      yield* this.runImpl(ctx);
+      yield* live ? this.runLiveImpl(ctx) : this.runImpl(ctx);
       if (ctx.signal.aborted) return;
       const after = await this.agentHook(ctx, 'after');
       if (after) yield after.event;
@@ -144,6 +159,14 @@ export abstract class BaseAgent {
   }
 
   protected abstract runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
+
+  /** The agent's live behaviour; agents that cannot hold a live session fail with LiveNotSupportedError. */
+  // biome-ignore lint/correctness/useYield: fails before yielding anything
+  protected async *runLiveImpl(_context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    throw new LiveNotSupportedError(
+      `Agent "${this.name}" (${this.constructor.name}) cannot run live; live sessions are held by LlmAgents`,
+    );
+  }
 
   /** An event for the agent with the given content and actions. */
   protected makeEvent(ctx: InvocationContext, fields: EventFields): Event {

@@ -10,6 +10,7 @@ import type { PluginManager } from '../plugins/plugin-manager.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import type { TraceContext } from '../telemetry/tracing.js';
 import type { BaseAgent } from './base-agent.js';
+import type { LiveRequestQueue } from './live-request-queue.js';
 import type { RunConfig } from './run-config.js';
 
 /** Mutable counters shared by every context of one invocation. */
@@ -55,6 +56,14 @@ export interface InvocationContextInit {
   contextCompression?: ContextCompressor[] | undefined;
   /** Side channel for events produced inside a tool call (AgentTool streaming); not committed. */
   emit?: ((event: Event) => void) | undefined;
+  /** The client's requests in a live session (`Runner.runLive`); undefined in `run`. */
+  liveRequestQueue?: LiveRequestQueue | undefined;
+  /** Live sessions: the resumption handle to connect with first (then the latest one received). */
+  liveResumptionHandle?: { current: string | undefined } | undefined;
+  /** Live sessions: stops the running streaming calls of a tool (`stop_streaming`); returns how many. */
+  stopStreaming?: ((functionName: string) => number) | undefined;
+  /** Live sessions: a copy of the client's requests for a running call (`ToolContext.inputStream`). */
+  liveInputFor?: ((functionCallId: string) => LiveRequestQueue | undefined) | undefined;
 }
 
 /**
@@ -84,6 +93,10 @@ export class InvocationContext {
   readonly trace: TraceContext;
   readonly contextCompression: ContextCompressor[] | undefined;
   readonly emit: ((event: Event) => void) | undefined;
+  readonly liveRequestQueue: LiveRequestQueue | undefined;
+  readonly liveResumptionHandle: { current: string | undefined } | undefined;
+  readonly stopStreaming: ((functionName: string) => number) | undefined;
+  readonly liveInputFor: ((functionCallId: string) => LiveRequestQueue | undefined) | undefined;
 
   constructor(init: InvocationContextInit) {
     this.invocationId = init.invocationId;
@@ -107,11 +120,20 @@ export class InvocationContext {
     this.trace = init.trace;
     this.contextCompression = init.contextCompression;
     this.emit = init.emit;
+    this.liveRequestQueue = init.liveRequestQueue;
+    this.liveResumptionHandle = init.liveResumptionHandle;
+    this.stopStreaming = init.stopStreaming;
+    this.liveInputFor = init.liveInputFor;
   }
 
   /** A context for another agent (and optionally another branch or trace parent). */
   with(
-    changes: Partial<Pick<InvocationContextInit, 'agent' | 'branch' | 'trace' | 'signal' | 'emit' | 'scope'>>,
+    changes: Partial<
+      Pick<
+        InvocationContextInit,
+        'agent' | 'branch' | 'trace' | 'signal' | 'emit' | 'scope' | 'stopStreaming'
+      >
+    >,
   ): InvocationContext {
     return new InvocationContext({ ...this, ...changes });
   }

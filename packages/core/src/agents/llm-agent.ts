@@ -3,6 +3,7 @@ import type { Event } from '../events/event.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import type { IncludeContents } from '../flow/contents.js';
 import type { InstructionProvider } from '../flow/instructions.js';
+import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
@@ -104,5 +105,9 @@ export class LlmAgent extends BaseAgent {
 
   protected runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmFlow(this, context);
+  }
+
+  protected override runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return runLiveFlow(this, context);
   }
 }

@@ -1,4 +1,24 @@
 import type { GenerateConfig } from '../models/llm.js';
+import type { LiveConnectConfig } from '../models/llm-connection.js';
+
+/** adk-python's `AudioTranscriptionConfig`; an object (even `{}`) or `true` turns transcription on. */
+export type AudioTranscriptionConfig = { languageCodes?: string[] };
+
+/** How `Runner.runLive` reconnects after a recoverable close (see `RunConfig.liveReconnect`). */
+export interface LiveReconnectConfig {
+  /** Reconnects in a row that may fail before the run ends with an error event (default 3; 0 = never reconnect). */
+  maxAttempts?: number;
+  /** Wait before the first reconnect after an abnormal close, in ms (default 250); doubled per attempt. */
+  initialDelayMs?: number;
+  /** Upper bound of the wait between attempts, in ms (default 4000). */
+  maxDelayMs?: number;
+}
+
+export const DEFAULT_LIVE_RECONNECT: Required<LiveReconnectConfig> = {
+  maxAttempts: 3,
+  initialDelayMs: 250,
+  maxDelayMs: 4000,
+};
 
 export interface RunConfig {
   /** Stream partial text/thought chunks as partial events before each aggregated event. */
@@ -11,6 +31,48 @@ export interface RunConfig {
   streamAgentToolEvents?: boolean;
   /** Free-form values for plugins and custom agents. */
   custom?: Record<string, unknown>;
+
+  // Live sessions (`Runner.runLive`); mapped to `LlmRequest.config.live`.
+  /** 'TEXT' or 'AUDIO' (the provider's default when unset; Gemini Live answers in audio). */
+  responseModalities?: LiveConnectConfig['responseModalities'];
+  speechConfig?: LiveConnectConfig['speechConfig'];
+  /** Transcribe the user's audio; the finished transcription is stored as the user's text. */
+  inputAudioTranscription?: boolean | AudioTranscriptionConfig;
+  /** Transcribe the model's audio; the finished transcription is stored as the agent's text. */
+  outputAudioTranscription?: boolean | AudioTranscriptionConfig;
+  /** Voice activity detection and what the user's speech does to a model turn in progress. */
+  realtimeInputConfig?: LiveConnectConfig['realtimeInputConfig'];
+  proactivity?: LiveConnectConfig['proactivity'];
+  enableAffectiveDialog?: boolean;
+  contextWindowCompression?: LiveConnectConfig['contextWindowCompression'];
+  /** Ask for resumption handles; the live flow keeps the latest and reconnects with it. */
+  sessionResumption?: LiveConnectConfig['sessionResumption'];
+  /** Reconnects after a recoverable close (1006, 1011, 1012); see `LiveReconnectConfig`. */
+  liveReconnect?: LiveReconnectConfig;
 }
 
 export const DEFAULT_MAX_LLM_CALLS = 500;
+
+/**
+ * The live session settings of a run: the agent's `generateConfig.live` (and the run's
+ * `generateConfig.live`), overridden by the run config's live fields.
+ */
+export function liveConnectConfig(
+  runConfig: RunConfig,
+  base: LiveConnectConfig | undefined,
+): LiveConnectConfig {
+  const live: LiveConnectConfig = { ...base };
+  if (runConfig.responseModalities) live.responseModalities = runConfig.responseModalities;
+  if (runConfig.speechConfig) live.speechConfig = runConfig.speechConfig;
+  if (runConfig.inputAudioTranscription !== undefined)
+    live.inputAudioTranscription = runConfig.inputAudioTranscription !== false;
+  if (runConfig.outputAudioTranscription !== undefined)
+    live.outputAudioTranscription = runConfig.outputAudioTranscription !== false;
+  if (runConfig.realtimeInputConfig) live.realtimeInputConfig = runConfig.realtimeInputConfig;
+  if (runConfig.proactivity) live.proactivity = runConfig.proactivity;
+  if (runConfig.enableAffectiveDialog !== undefined)
+    live.enableAffectiveDialog = runConfig.enableAffectiveDialog;
+  if (runConfig.contextWindowCompression) live.contextWindowCompression = runConfig.contextWindowCompression;
+  if (runConfig.sessionResumption) live.sessionResumption = runConfig.sessionResumption;
+  return live;
+}

@@ -27,10 +27,17 @@ export type FunctionCall = {
   invalidArgs?: string;
 };
 
+/** When a live model takes up a non-blocking call's response (Gemini Live `scheduling`). */
+export type FunctionResponseScheduling = 'SILENT' | 'WHEN_IDLE' | 'INTERRUPT';
+
 export type FunctionResponse = {
   id: string;
   name: string;
   response: Record<string, unknown>;
+  /** Live sessions: more responses to this call follow (a streaming tool's chunk). */
+  willContinue?: boolean;
+  /** Live sessions: when the model takes this response up (non-blocking and streaming tools). */
+  scheduling?: FunctionResponseScheduling;
 };
 
 export type ExecutableCode = {

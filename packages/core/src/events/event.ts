@@ -1,3 +1,4 @@
+import type { Transcription } from '../models/llm-connection.js';
 import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
 import { type Content, type FunctionCall, functionCallsOf, functionResponsesOf } from './content.js';
@@ -82,6 +83,13 @@ export type Event = {
   output?: unknown;
   /** Set on every event a workflow node produces. */
   nodeInfo?: NodeInfo;
+  /**
+   * Live sessions: a chunk (partial) or the finished text of the user's speech. Only on the live
+   * stream: the stored record of a finished transcription is its `content` text.
+   */
+  inputTranscription?: Transcription;
+  /** Live sessions: the same for the model's speech. */
+  outputTranscription?: Transcription;
   actions: EventActions;
 };
 

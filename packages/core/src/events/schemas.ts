@@ -45,7 +45,13 @@ function build(z: typeof Z): EventSchemas {
       })
       .optional(),
     functionResponse: z
-      .object({ id: z.string(), name: z.string(), response: z.record(z.string(), z.unknown()) })
+      .object({
+        id: z.string(),
+        name: z.string(),
+        response: z.record(z.string(), z.unknown()),
+        willContinue: z.boolean().optional(),
+        scheduling: z.enum(['SILENT', 'WHEN_IDLE', 'INTERRUPT']).optional(),
+      })
       .optional(),
     executableCode: z.object({ language: z.string(), code: z.string() }).optional(),
     codeExecutionResult: z.object({ outcome: z.string(), output: z.string().optional() }).optional(),
@@ -63,6 +69,7 @@ function build(z: typeof Z): EventSchemas {
     thoughtsTokenCount: z.number().optional(),
     toolUsePromptTokenCount: z.number().optional(),
   });
+  const transcription = z.object({ text: z.string().optional(), finished: z.boolean().optional() });
   const toolConfirmation = z.object({
     hint: z.string().optional(),
     confirmed: z.boolean(),
@@ -109,6 +116,8 @@ function build(z: typeof Z): EventSchemas {
     longRunningToolIds: z.array(z.string()).optional(),
     output: z.unknown().optional(),
     nodeInfo: nodeInfo.optional(),
+    inputTranscription: transcription.optional(),
+    outputTranscription: transcription.optional(),
     actions: eventActions,
   });
   return { jsonValue, part, content, usageMetadata, toolConfirmation, eventActions, nodeInfo, event };

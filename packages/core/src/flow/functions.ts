@@ -23,14 +23,14 @@ export interface ToolHooks {
   onToolError: NonNullable<AgentHooks['onToolError']>[];
 }
 
-interface CallOutcome {
+export interface CallOutcome {
   call: FunctionCall;
   /** undefined: a long-running tool with no response yet */
   response: Record<string, unknown> | undefined;
   actions: EventActions;
 }
 
-function asResponse(result: unknown): Record<string, unknown> {
+export function asResponse(result: unknown): Record<string, unknown> {
   if (result === undefined || result === null) return {};
   return isPlainObject(result) ? result : { result };
 }
@@ -39,13 +39,39 @@ function errorResponse(message: string): Record<string, unknown> {
   return { error: message };
 }
 
+/**
+ * Takes over a streaming tool's output in a live session (see BaseTool.run); returns the response
+ * to give at once, or undefined for none (the chunks follow as responses of their own).
+ */
+export type ToolStreamHandler = (
+  stream: AsyncIterable<unknown>,
+  tool: BaseTool,
+  context: ToolContext,
+) => Record<string, unknown> | undefined;
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/** Outside a live session a streaming tool's response is its last value. */
+async function lastValue(stream: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of stream) last = value;
+  return last;
+}
+
 /** Runs one call with its own context, hooks around it; failures become error responses. */
-async function runCall(
+export async function runCall(
   ctx: InvocationContext,
   call: FunctionCall,
   tools: Map<string, BaseTool>,
   hooks: ToolHooks,
   confirmation: ToolConfirmation | undefined,
+  onStream?: ToolStreamHandler,
 ): Promise<CallOutcome> {
   const toolContext = new ToolContext(ctx, call.id);
   const tool = tools.get(call.name);
@@ -96,7 +122,11 @@ async function runCall(
     }
     if (result === undefined) {
       try {
-        const raw = await tool.run(args, toolCtx);
+        let raw = await tool.run(args, toolCtx);
+        if (isAsyncIterable(raw)) {
+          if (onStream) return { call, response: onStream(raw, tool, toolCtx), actions: toolCtx.actions };
+          raw = await lastValue(raw);
+        }
         if (raw === undefined && tool.isLongRunning)
           return { call, response: undefined, actions: toolCtx.actions };
         // The tool asked the client for a credential: no response until the client answers.

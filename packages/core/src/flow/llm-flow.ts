@@ -39,7 +39,7 @@ import { resolveInstruction } from './instructions.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Everything one step needs about the agent's tools. */
-interface ResolvedTools {
+export interface ResolvedTools {
   list: BaseTool[];
   byName: Map<string, BaseTool>;
   transferTargets: BaseAgent[];
@@ -48,7 +48,7 @@ interface ResolvedTools {
 /** The tools of agents without toolsets never change: resolved once per agent, not per step. */
 const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
 
-async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
+export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
   const cached = staticTools.get(agent);
   if (cached) return cached;
   const list: BaseTool[] = [];
@@ -72,7 +72,7 @@ async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<Re
   return resolved;
 }
 
-async function buildRequest(
+export async function buildRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
   tools: ResolvedTools,
@@ -122,7 +122,7 @@ async function buildRequest(
 }
 
 /** Gives every function call an id (vendors that send none get a generated unique one). */
-function withCallIds(response: LlmResponse): LlmResponse {
+export function withCallIds(response: LlmResponse): LlmResponse {
   const parts = response.content?.parts;
   if (!parts?.some((p) => p.functionCall && !p.functionCall.id)) return response;
   const fixed: Part[] = parts.map((p) =>

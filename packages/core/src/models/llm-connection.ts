@@ -17,7 +17,20 @@ export interface LlmConnection {
   /** Manual voice-activity signals (when automatic activity detection is off). */
   sendActivityStart(): Promise<void>;
   sendActivityEnd(): Promise<void>;
-  /** The model's responses as they arrive: partial text/audio, transcriptions, tool calls, control. */
+  /**
+   * The model's responses as they arrive. What the live flow expects:
+   * - text: `partial: true` chunks, then one non-partial response with the turn's whole text when
+   *   the turn completes or is interrupted (the stored record);
+   * - audio: `partial: true` responses with `inlineData` parts (yielded, never stored);
+   * - function calls: a non-partial response as soon as the vendor sends them (never held until
+   *   the turn ends), every call with an id;
+   * - transcriptions: chunks on `inputTranscription` / `outputTranscription` with `partial: true`,
+   *   then one non-partial response whose transcription has `finished: true` and the whole text;
+   * - `turnComplete`, `interrupted`, `usageMetadata`, `liveSessionResumptionUpdate`, `goAway`,
+   *   `toolCallCancellation` on responses of their own (content-free);
+   * - an abnormal close: throw `LiveConnectionClosedError` (with the WebSocket close code); a normal
+   *   close (1000, or after `close()`): end the iteration.
+   */
   receive(): AsyncIterable<LlmResponse>;
   /** Closes the connection; `receive()` then ends. Idempotent. */
   close(): Promise<void>;
@@ -29,7 +42,7 @@ export interface ConnectOptions {
   resumptionHandle?: string;
 }
 
-/** The error a connection raises when it closed abnormally; `code` is the WebSocket close code. */
+/** How a connection closed; a connection that closed abnormally throws `LiveConnectionClosedError` (`closeCode`). */
 export interface LiveCloseInfo {
   code: number;
   reason?: string;

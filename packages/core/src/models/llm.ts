@@ -17,6 +17,11 @@ export interface FunctionDeclaration {
   parameters?: JsonSchema;
   /** JSON Schema of the result, when known. */
   response?: JsonSchema;
+  /**
+   * Live sessions: 'NON_BLOCKING' lets the model go on talking while the call runs (Gemini Live
+   * `behavior`); its response then says when the model takes it up (`FunctionResponse.scheduling`).
+   */
+  behavior?: 'BLOCKING' | 'NON_BLOCKING';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { asArray, BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
+import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
 import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow-agents.js';
@@ -18,6 +19,7 @@ import type { Content } from '../events/content.js';
 import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import { isStoredLiveEvent } from '../flow/live-flow.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -61,6 +63,26 @@ export interface RunParams {
   invocationId?: string;
 }
 
+export interface RunLiveParams {
+  userId: string;
+  sessionId: string;
+  /** The client's side of the session: content, realtime media, activity signals, close. */
+  liveRequestQueue: LiveRequestQueue;
+  /** Live settings (modalities, speech, transcription, VAD, resumption, reconnects). */
+  runConfig?: RunConfig;
+  /** Ends the session cleanly (no error event): the connection closes and running tools abort. */
+  abortSignal?: AbortSignal;
+  /** Resume a server-side session (e.g. `latestResumptionHandle(session)`); no history is sent. */
+  resumptionHandle?: string;
+  invocationId?: string;
+}
+
+interface ExclusiveParams {
+  userId: string;
+  sessionId: string;
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Turns a user message into a stream of events (docs/architecture.md §4.1). Each event is yielded as it is produced;
  * every non-partial event is committed to the session service before it is yielded.
@@ -96,7 +118,28 @@ export class Runner {
   }
 
   /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
-  async *run(params: RunParams): AsyncGenerator<Event, void, undefined> {
+  run(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    return this.exclusive(params, () => this.runExclusive(params));
+  }
+
+  /**
+   * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
+   * agent's model connection and every response is yielded as an event as it arrives. It ends when
+   * the queue is closed, `abortSignal` aborts, the caller stops iterating, or the model ends the
+   * session. Events that are partial or carry inline audio/video are yielded but not stored; user
+   * text, finished transcriptions, tool calls and responses, resumption handles and errors are
+   * committed before they are yielded (docs/architecture.md §4.6).
+   */
+  runLive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
+    return this.exclusive(common, () => this.runLiveExclusive(params));
+  }
+
+  /** One run at a time per session: queued behind (or refused next to) a run in progress. */
+  private async *exclusive(
+    params: ExclusiveParams,
+    body: () => AsyncGenerator<Event, void, undefined>,
+  ): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
     if (previous && this.concurrentRuns === 'reject') {
@@ -114,7 +157,7 @@ export class Runner {
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
-      yield* this.runExclusive(params);
+      yield* body();
     } finally {
       await lock?.release().catch(() => undefined);
       release();
@@ -123,7 +166,7 @@ export class Runner {
   }
 
   /** The store's cross-process lock, when it has one (the in-process queue covers the rest). */
-  private async acquireRunLock(params: RunParams): Promise<RunLock | undefined> {
+  private async acquireRunLock(params: ExclusiveParams): Promise<RunLock | undefined> {
     if (!this.sessionService.acquireRunLock) return undefined;
     const wait = this.concurrentRuns === 'queue';
     const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
@@ -139,7 +182,7 @@ export class Runner {
     return lock;
   }
 
-  private async loadSession(params: RunParams): Promise<Session> {
+  private async loadSession(params: ExclusiveParams): Promise<Session> {
     const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
     const session = await this.sessionService.getSession(key);
     if (session) return session;
@@ -258,6 +301,107 @@ export class Runner {
       }
       endSpan(trace, failure);
     }
+  }
+
+  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    await Promise.all([loadTelemetry(), loadZod()]);
+    await this.pluginManager.init();
+    const session = await this.loadSession(params);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(params.abortSignal?.reason);
+    if (params.abortSignal?.aborted) onAbort();
+    else params.abortSignal?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
+    let afterRunDone = false;
+    const invocationId = params.invocationId ?? `e-${newId()}`;
+    const trace = startSpan('invocation', NO_TRACE, () => ({
+      [GenAi.conversationId]: session.id,
+      [GenAi.agentName]: this.agent.name,
+      'adk.app_name': this.appName,
+      'adk.user_id': params.userId,
+      'adk.invocation_id': invocationId,
+      'adk.live': true,
+    }));
+    const ctx = new InvocationContext({
+      invocationId,
+      appName: this.appName,
+      userId: params.userId,
+      session,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      memoryService: this.memoryService,
+      credentialService: this.credentialService,
+      pluginManager: this.pluginManager,
+      models: this.models,
+      runConfig: params.runConfig ?? {},
+      signal,
+      agent: this.agent,
+      rootAgent: this.agent,
+      shared: { llmCalls: 0, ended: false, tempState: {} },
+      trace,
+      contextCompression: this.contextCompression,
+      liveRequestQueue: params.liveRequestQueue,
+      liveResumptionHandle: { current: params.resumptionHandle },
+    });
+    let failure: unknown;
+    try {
+      const halt = await this.pluginManager.beforeRun({ context: ctx });
+      if (halt) {
+        yield await this.commitLive(
+          ctx,
+          createEvent({ invocationId, author: this.agent.name, content: halt }),
+        );
+      } else {
+        const agent = this.findAgentToRun(session, undefined);
+        for await (const event of agent.runLive(ctx.with({ agent, branch: branchOf(agent) }))) {
+          yield await this.commitLive(ctx, event);
+          if (signal.aborted) break;
+        }
+      }
+      afterRunDone = true;
+      await this.pluginManager.afterRun({ context: ctx });
+    } catch (error) {
+      // Aborting is how a live session is normally stopped: it ends without an error event.
+      if (!signal.aborted) {
+        failure = error;
+        if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
+        const event = createEvent({
+          invocationId,
+          author: ctx.agent.name,
+          errorCode: errorCodeOf(error),
+          errorMessage: describeError(error),
+        });
+        try {
+          yield await this.commitLive(ctx, event);
+        } catch {
+          yield event;
+        }
+      }
+    } finally {
+      params.abortSignal?.removeEventListener('abort', onAbort);
+      controller.abort(RUN_ENDED);
+      if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
+      endSpan(trace, failure);
+    }
+  }
+
+  /**
+   * onEvent plugins, then commit by the live rules (see isStoredLiveEvent). A transcription is
+   * stored as its content text, without the stream-only transcription fields.
+   */
+  private async commitLive(ctx: InvocationContext, event: Event): Promise<Event> {
+    const replaced = this.pluginManager.isEmpty
+      ? undefined
+      : await this.pluginManager.onEvent({ context: ctx, event });
+    const final = replaced ?? event;
+    if (!isStoredLiveEvent(final)) return final;
+    const delta = final.actions.stateDelta;
+    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
+    if (final.inputTranscription || final.outputTranscription) {
+      const { inputTranscription: _in, outputTranscription: _out, ...stored } = final;
+      await this.sessionService.appendEvent(ctx.session, stored);
+    } else await this.sessionService.appendEvent(ctx.session, final);
+    return final;
   }
 
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */

@@ -262,6 +262,16 @@ export function sessionServiceConformance(
                 },
               },
               { functionResponse: { id: 'call-0', name: 'prev', response: { ok: true } } },
+              // A live streaming tool's chunk.
+              {
+                functionResponse: {
+                  id: 'call-2',
+                  name: 'watch',
+                  response: { n: 1 },
+                  willContinue: true,
+                  scheduling: 'WHEN_IDLE',
+                },
+              },
               { executableCode: { language: 'PYTHON', code: 'print(1)' } },
               { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } },
             ],
@@ -280,7 +290,7 @@ export function sessionServiceConformance(
           },
           groundingMetadata: { sources: ['a'] },
           citationMetadata: { citations: [{ startIndex: 0 }] },
-          customMetadata: { k: 'v' },
+          customMetadata: { k: 'v', liveSessionResumptionHandle: 'handle-1' },
           longRunningToolIds: ['call-1'],
           actions: {
             stateDelta: { a: { deep: [1, 2] } },

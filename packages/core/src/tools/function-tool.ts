@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { FunctionResponseScheduling } from '../events/content.js';
 import type { FunctionDeclaration, JsonSchema } from '../models/llm.js';
 import { formatIssues, zod } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
@@ -9,8 +10,13 @@ export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>
   description: string;
   /** zod schema of the arguments object; arguments are validated before `execute` runs. */
   parameters: S;
-  execute: (args: z.output<S>, context: ToolContext) => R | Promise<R>;
+  /** Returns the response; an async generator function makes a streaming tool (see BaseTool.run). */
+  execute: (args: z.output<S>, context: ToolContext) => R | Promise<R> | AsyncIterable<R>;
   isLongRunning?: boolean;
+  /** Live sessions: see BaseToolOptions.behavior. */
+  behavior?: 'BLOCKING' | 'NON_BLOCKING';
+  /** Live sessions: see BaseToolOptions.scheduling. */
+  scheduling?: FunctionResponseScheduling;
   /** Ask the user before running: always, or when the predicate says so. */
   requireConfirmation?: boolean | ((args: z.output<S>, context: ToolContext) => boolean | Promise<boolean>);
 }
@@ -40,6 +46,8 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
       name: options.name,
       description: options.description,
       isLongRunning: options.isLongRunning ?? false,
+      ...(options.behavior ? { behavior: options.behavior } : {}),
+      ...(options.scheduling ? { scheduling: options.scheduling } : {}),
     });
     this.options = options;
   }
@@ -53,6 +61,7 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
       name: this.name,
       description: this.description,
       parameters: zodToJsonSchema(this.options.parameters),
+      ...(this.behavior === 'NON_BLOCKING' ? { behavior: 'NON_BLOCKING' as const } : {}),
     };
     return this.cachedDeclaration;
   }

@@ -1,5 +1,6 @@
 import { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
+import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { AuthConfig, AuthCredential } from '../auth/auth-credential.js';
 import { credentialKeyOf } from '../auth/auth-credential.js';
 import {
@@ -117,6 +118,15 @@ export class ToolContext extends CallbackContext {
   async forgetCredential(authConfig: AuthConfig): Promise<void> {
     const { scope, service } = this.credentialContext();
     await service.deleteCredential({ ...scope, key: credentialKeyOf(authConfig) });
+  }
+
+  /**
+   * In a live session: the client's requests (audio, video frames, text) from now on, copied for
+   * this call while it runs — for streaming tools that watch the input (adk-python's
+   * `input_stream`). Closed when the call ends. Undefined outside live sessions.
+   */
+  get inputStream(): LiveRequestQueue | undefined {
+    return this.invocationContext.liveInputFor?.(this.functionCallId);
   }
 
   transferToAgent(agentName: string): void {

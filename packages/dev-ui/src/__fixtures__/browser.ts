@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
+import { CHROMIUM } from './chromium.js';
+
+export { browserSuiteSkip, CHROMIUM } from './chromium.js';
 
 /** Debian's Chromium, headless; never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { type Content, formatIssues, newId, type Part, tryParseJson } from '@adk/core';
 import { EvalFormatError } from '../errors.js';
-import { toCamelKeys, toSnakeKeys } from './keys.js';
+import { camelToSnake, toCamelKeys, toSnakeKeys } from './keys.js';
 import { evalSchemas } from './schemas.js';
 import type { EvalCase, EvalSet, IntermediateData, Invocation, InvocationEvents } from './types.js';
 
@@ -12,6 +12,20 @@ export type KeyStyle = 'snake' | 'camel';
 export interface ParseEvalSetOptions {
   /** Id for a legacy `.test.json` set (which has none); default `legacy_eval_set`. */
   evalSetId?: string;
+  /**
+   * The session a legacy list of turns starts from (what adk-python's `AgentEvaluator` takes as
+   * `initial_session_file`): its `app_name`, `user_id` and `state` become the case's session input.
+   * Only for that format; the other formats carry their own.
+   */
+  initialSession?: unknown;
+}
+
+export interface LoadEvalSetFileOptions {
+  /**
+   * A session file (`initial.session.json`: `{app_name, user_id, state, …}`) that a legacy list of
+   * turns starts from, as adk-python's `AgentEvaluator.evaluate(initial_session_file=…)`.
+   */
+  initialSessionFile?: string;
 }
 
 /** The eval set id adk-python derives from a file name (`x.evalset.json`, `x.test.json` → `x`). */
@@ -19,22 +33,86 @@ export function evalSetIdFromPath(path: string): string {
   return basename(path).replace(/(\.evalset|\.test)?\.json$/, '');
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A zod issue path as the file spells it: `[1].expected_tool_use[0].tool_name`. */
+function legacyIssues(issues: { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path
+        .map((key) => (typeof key === 'number' ? `[${key}]` : `.${camelToSnake(String(key))}`))
+        .join('')
+        .replace(/^\./, '');
+      return `${path || '(root)'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
 /**
- * Reads an eval set in adk-python's EvalSet JSON (snake_case or camelCase keys), or in the
- * legacy `.test.json` format (a list of `{name, data: [{query, expected_tool_use, reference}],
- * initial_session}`), which is converted the way adk-python converts it.
+ * Reads an eval set in adk-python's EvalSet JSON (snake_case or camelCase keys), or in one of its
+ * two legacy `.test.json` formats, converted the way adk-python converts them:
+ * - a list of named cases, `[{name, data: [turn…], initial_session}]` (adk-python's
+ *   `LocalEvalSetsManager`), one eval case per entry;
+ * - a list of turns, `[{query, expected_tool_use: [{tool_name, tool_input}], reference}]` (adk-python's
+ *   `AgentEvaluator`), one eval case whose invocations are the turns in order, with the set's id as
+ *   its eval id.
+ * Which legacy format a list is in is decided by its first entry (`name`/`data` → named cases).
  */
 export function parseEvalSet(value: unknown, options: ParseEvalSetOptions = {}): EvalSet {
   const camel = toCamelKeys(value);
   const schemas = evalSchemas();
   const parsed = schemas.evalSet.safeParse(camel);
-  if (parsed.success) return parsed.data as unknown as EvalSet;
+  if (parsed.success) {
+    if (options.initialSession !== undefined)
+      throw new EvalFormatError(
+        'An initial session applies only to a legacy list of turns; an EvalSet file carries its own (session_input)',
+      );
+    return parsed.data as unknown as EvalSet;
+  }
   if (Array.isArray(camel)) {
+    const evalSetId = options.evalSetId ?? 'legacy_eval_set';
+    const first: unknown = camel[0];
+    if (camel.length > 0 && !(isPlainObject(first) && ('name' in first || 'data' in first))) {
+      const turns = schemas.legacyTurns.safeParse(camel);
+      if (!turns.success)
+        throw new EvalFormatError(
+          `Not an eval set (legacy list of turns {query, expected_tool_use, reference}): ${legacyIssues(turns.error.issues)}`,
+        );
+      const session =
+        options.initialSession === undefined ? undefined : sessionInputOf(options.initialSession);
+      return fromLegacy([{ name: evalSetId, data: turns.data, initialSession: session }], evalSetId);
+    }
+    if (options.initialSession !== undefined)
+      throw new EvalFormatError(
+        'An initial session applies only to a legacy list of turns; a list of named cases carries its own (initial_session)',
+      );
     const legacy = schemas.legacyEvalSet.safeParse(camel);
-    if (legacy.success) return fromLegacy(legacy.data, options.evalSetId ?? 'legacy_eval_set');
-    throw new EvalFormatError(`Not an eval set (legacy format): ${formatIssues(legacy.error.issues)}`);
+    if (legacy.success) return fromLegacy(legacy.data, evalSetId);
+    throw new EvalFormatError(
+      `Not an eval set (legacy list of named cases {name, data, initial_session}): ${legacyIssues(legacy.error.issues)}`,
+    );
   }
   throw new EvalFormatError(`Not an eval set: ${formatIssues(parsed.error.issues)}`);
+}
+
+/** A session file's `app_name`, `user_id` and `state` (what adk-python keeps of it). */
+function sessionInputOf(value: unknown): LegacyCase['initialSession'] {
+  const session = toCamelKeys(value);
+  if (!isPlainObject(session)) throw new EvalFormatError('The initial session is not a JSON object');
+  const { appName, userId, state } = session;
+  const wrong = [
+    appName !== undefined && typeof appName !== 'string' && 'app_name is not a string',
+    userId !== undefined && typeof userId !== 'string' && 'user_id is not a string',
+    state !== undefined && !isPlainObject(state) && 'state is not an object',
+  ].filter((w): w is string => typeof w === 'string');
+  if (wrong.length > 0) throw new EvalFormatError(`Not a session: ${wrong.join('; ')}`);
+  return {
+    ...(typeof appName === 'string' ? { appName } : {}),
+    ...(typeof userId === 'string' ? { userId } : {}),
+    ...(isPlainObject(state) ? { state } : {}),
+  };
 }
 
 /** {@link parseEvalSet} on JSON text; a syntax error is an {@link EvalFormatError}. */
@@ -42,10 +120,25 @@ export function parseEvalSetJson(text: string, options?: ParseEvalSetOptions): E
   return parseEvalSet(parseJsonText(text, 'eval set'), options);
 }
 
-export async function loadEvalSetFile(path: string): Promise<EvalSet> {
+/** Reads an eval set file in any of the formats {@link parseEvalSet} reads; errors name the file. */
+export async function loadEvalSetFile(path: string, options: LoadEvalSetFileOptions = {}): Promise<EvalSet> {
   const text = await readFile(path, 'utf8');
+  let initialSession: unknown;
+  if (options.initialSessionFile !== undefined) {
+    const sessionText = await readFile(options.initialSessionFile, 'utf8');
+    try {
+      initialSession = parseJsonText(sessionText, 'initial session');
+    } catch (error) {
+      throw new EvalFormatError(`${options.initialSessionFile}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
   try {
-    return parseEvalSetJson(text, { evalSetId: evalSetIdFromPath(path) });
+    return parseEvalSetJson(text, {
+      evalSetId: evalSetIdFromPath(path),
+      ...(initialSession !== undefined ? { initialSession } : {}),
+    });
   } catch (error) {
     if (error instanceof EvalFormatError)
       throw new EvalFormatError(`${path}: ${error.message}`, { cause: error });

@@ -8,6 +8,8 @@ import { assertFileId } from './file-id.js';
 import type { EvalCase, EvalSet } from './types.js';
 
 const EXTENSION = '.evalset.json';
+/** adk-python's older test files (either legacy format), listed and run beside the eval sets. */
+const LEGACY_EXTENSION = '.test.json';
 const ID = /^[a-zA-Z0-9_]+$/;
 
 /** The tail of the pending changes of each eval set file (keyed by absolute path), in this process. */
@@ -50,6 +52,10 @@ async function writeAtomically(path: string, set: EvalSet): Promise<void> {
  * Eval sets stored as adk-python's LocalEvalSetsManager stores them: `<agentsDir>/<app>/<id>.evalset.json`,
  * written in snake_case without defaults.
  *
+ * adk-python's older test files in the app folder (`<id>.test.json`, a list of turns or a list of
+ * named cases) are listed and read too. They are never rewritten: changing the cases of such a set
+ * writes `<id>.evalset.json` beside it, which is read instead from then on.
+ *
  * Changes of one file (create, add/update/delete of a case) are serialized within the process and
  * written atomically (temporary file, then rename). Several processes changing the same folder at
  * once are not supported: their read-modify-write cycles can still overwrite each other.
@@ -57,23 +63,34 @@ async function writeAtomically(path: string, set: EvalSet): Promise<void> {
 export class LocalEvalSetsManager {
   constructor(private readonly agentsDir: string) {}
 
+  /** Where the set is (or would be) written: `<agentsDir>/<app>/<id>.evalset.json`. */
   path(appName: string, evalSetId: string): string {
     assertFileId(evalSetId, 'eval set id');
     return join(this.agentsDir, appName, `${evalSetId}${EXTENSION}`);
   }
 
+  /** The file the set is read from: its `.evalset.json`, else its legacy `.test.json`, if either exists. */
+  private sourcePath(appName: string, evalSetId: string): string | undefined {
+    const path = this.path(appName, evalSetId);
+    if (existsSync(path)) return path;
+    const legacy = join(this.agentsDir, appName, `${evalSetId}${LEGACY_EXTENSION}`);
+    return existsSync(legacy) ? legacy : undefined;
+  }
+
   async list(appName: string): Promise<string[]> {
     const dir = join(this.agentsDir, appName);
     if (!existsSync(dir)) throw new NotFoundError(`Eval directory for app \`${appName}\` not found.`);
-    return (await readdir(dir))
-      .filter((f) => f.endsWith(EXTENSION))
-      .map((f) => f.slice(0, -EXTENSION.length))
-      .sort();
+    const ids = new Set<string>();
+    for (const f of await readdir(dir)) {
+      if (f.endsWith(EXTENSION)) ids.add(f.slice(0, -EXTENSION.length));
+      else if (f.endsWith(LEGACY_EXTENSION)) ids.add(f.slice(0, -LEGACY_EXTENSION.length));
+    }
+    return [...ids].filter((id) => id !== '').sort();
   }
 
   async get(appName: string, evalSetId: string): Promise<EvalSet | undefined> {
-    const path = this.path(appName, evalSetId);
-    return existsSync(path) ? loadEvalSetFile(path) : undefined;
+    const path = this.sourcePath(appName, evalSetId);
+    return path ? loadEvalSetFile(path) : undefined;
   }
 
   private async require(appName: string, evalSetId: string): Promise<EvalSet> {
@@ -87,7 +104,7 @@ export class LocalEvalSetsManager {
       throw new ValidationError(`Invalid Eval Set ID. Eval Set ID should have the \`${ID.source}\` format`);
     const path = this.path(appName, evalSetId);
     return serialized(path, async () => {
-      if (existsSync(path))
+      if (this.sourcePath(appName, evalSetId))
         throw new AlreadyExistsError(`EvalSet ${evalSetId} already exists for app ${appName}.`);
       const set: EvalSet = {
         evalSetId,

@@ -104,21 +104,23 @@ export const evalSchemas = lazyZod((z) => {
     creationTimestamp: z.number().default(0),
   });
 
-  // Legacy `.test.json`: a list of cases, each a list of query/reference turns.
+  // Legacy formats. One turn: a query, the expected tool calls and the reference answer.
+  const legacyTurn = z.looseObject({
+    query: z.string(),
+    reference: z.string().default(''),
+    expectedToolUse: z
+      .array(z.looseObject({ toolName: z.string(), toolInput: record.default({}) }))
+      .default([]),
+    expectedIntermediateAgentResponses: z
+      .array(z.looseObject({ author: z.string(), text: z.string() }))
+      .default([]),
+  });
+  // The oldest `.test.json` (adk-python's AgentEvaluator): the turns of one conversation.
+  const legacyTurns = z.array(legacyTurn).min(1);
+  // Legacy `.test.json` of named cases: a list of cases, each a list of turns.
   const legacyCase = z.looseObject({
     name: z.string(),
-    data: z.array(
-      z.looseObject({
-        query: z.string(),
-        reference: z.string().default(''),
-        expectedToolUse: z
-          .array(z.looseObject({ toolName: z.string(), toolInput: record.default({}) }))
-          .default([]),
-        expectedIntermediateAgentResponses: z
-          .array(z.looseObject({ author: z.string(), text: z.string() }))
-          .default([]),
-      }),
-    ),
+    data: z.array(legacyTurn),
     initialSession: z
       .looseObject({
         state: record.optional(),
@@ -205,5 +207,15 @@ export const evalSchemas = lazyZod((z) => {
     creationTimestamp: z.number().default(0),
   });
 
-  return { content, evalSet, evalCase, legacyEvalSet, evalConfig, criterion, evalSetResult, evalCaseResult };
+  return {
+    content,
+    evalSet,
+    evalCase,
+    legacyEvalSet,
+    legacyTurns,
+    evalConfig,
+    criterion,
+    evalSetResult,
+    evalCaseResult,
+  };
 });
