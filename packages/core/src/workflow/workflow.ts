@@ -33,6 +33,13 @@ export interface WorkflowOptions extends Omit<BaseAgentOptions, 'subAgents'> {
   timeout?: BaseNodeOptions['timeout'];
 }
 
+/** @google/adk's name for {@link WorkflowOptions}. */
+export type WorkflowConfig = WorkflowOptions;
+
+export function isWorkflow(value: unknown): value is Workflow {
+  return value instanceof Workflow;
+}
+
 interface Trigger {
   node: BaseNode;
   input: unknown;
