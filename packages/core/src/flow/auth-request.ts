@@ -80,6 +80,8 @@ export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
+  // Checked once per invocation: nothing is allocated unless the message answers a request.
+  if (!last.content?.parts.some((p) => p.functionResponse)) return [];
   const answers = answersIn(
     last.content,
     REQUEST_CREDENTIAL,

@@ -60,6 +60,8 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
+  // Checked once per invocation: nothing is allocated unless the message answers a request.
+  if (!last.content?.parts.some((p) => p.functionResponse)) return [];
   const answers = answersIn(last.content, REQUEST_CONFIRMATION, (response): ToolConfirmation => {
     const parsed = eventSchemas().toolConfirmation.safeParse(response);
     return parsed.success ? parsed.data : { confirmed: false, payload: response };
