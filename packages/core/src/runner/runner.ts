@@ -99,6 +99,8 @@ export class Runner {
   private readonly autoCreateSession: boolean;
   private readonly concurrentRuns: 'queue' | 'reject';
   private readonly contextCompression: ContextCompressor[] | undefined;
+  /** Whether the agent tree holds a graph Workflow (else no run pays for workflow resumes). */
+  private readonly hasWorkflow: boolean;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(options: RunnerOptions) {
@@ -113,6 +115,8 @@ export class Runner {
     this.models = options.models ?? defaultModelRegistry;
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
+    this.hasWorkflow = false;
+    for (const a of this.agent.descendantsAndSelf()) if (a instanceof Workflow) this.hasWorkflow = true;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
   }
@@ -212,7 +216,9 @@ export class Runner {
     // Answers to a paused workflow continue its invocation: the workflow re-walks its graph from
     // that invocation's events (docs/decisions/0012-workflow-resume.md).
     const invocationId =
-      params.invocationId ?? this.pausedWorkflowInvocation(session, params.newMessage) ?? `e-${newId()}`;
+      params.invocationId ??
+      (this.hasWorkflow ? this.pausedWorkflowInvocation(session, params.newMessage) : undefined) ??
+      `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
       [GenAi.conversationId]: session.id,
       [GenAi.agentName]: this.agent.name,
@@ -271,7 +277,7 @@ export class Runner {
       if (halt) {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
-        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
+        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared, this.hasWorkflow);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
           // `yield` awaits the commit (and throws here if it fails): no second await.
           yield this.commit(ctx, event);
@@ -515,9 +521,9 @@ function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
  * An agent below Sequential/Loop agents is run through them, so that the workflow goes on after it
  * (ADK's resumable invocations; docs/architecture.md §5.3). Returns the agent to start.
  */
-function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared): BaseAgent {
+function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasWorkflow: boolean): BaseAgent {
   // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
-  const agent = outermostWorkflow(found) ?? found;
+  const agent = (hasWorkflow && outermostWorkflow(found)) || found;
   const path = [agent];
   for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
     path.unshift(a);
