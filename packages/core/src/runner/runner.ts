@@ -30,6 +30,7 @@ import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
+import { Workflow } from '../workflow/workflow.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -205,7 +206,10 @@ export class Runner {
     else params.signal?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     let afterRunDone = false;
-    const invocationId = params.invocationId ?? `e-${newId()}`;
+    // Answers to a paused workflow continue its invocation: the workflow re-walks its graph from
+    // that invocation's events (docs/decisions/0012-workflow-resume.md).
+    const invocationId =
+      params.invocationId ?? this.pausedWorkflowInvocation(session, params.newMessage) ?? `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
       [GenAi.conversationId]: session.id,
       [GenAi.agentName]: this.agent.name,
@@ -442,6 +446,20 @@ export class Runner {
     return this.agent;
   }
 
+  /** The invocation a message of function responses resumes, when the calls came from inside a Workflow. */
+  private pausedWorkflowInvocation(session: Session, message: Content | undefined): string | undefined {
+    if (!message?.parts.some((p) => p.functionResponse)) return undefined;
+    const ids = new Set(eventFunctionResponses({ content: message } as Event).map((r) => r.id));
+    const events = session.events;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i] as Event;
+      if (!eventFunctionCalls(event).some((c) => ids.has(c.id))) continue;
+      const agent = this.agent.findAgent(event.author);
+      return agent && outermostWorkflow(agent) ? event.invocationId : undefined;
+    }
+    return undefined;
+  }
+
   /**
    * Releases what the runner owns: every toolset of the agent tree (MCP sessions, connections),
    * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
@@ -491,13 +509,22 @@ function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
  * An agent below Sequential/Loop agents is run through them, so that the workflow goes on after it
  * (ADK's resumable invocations; docs/architecture.md §5.3). Returns the agent to start.
  */
-function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): BaseAgent {
+function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared): BaseAgent {
+  // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
+  const agent = outermostWorkflow(found) ?? found;
   const path = [agent];
   for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
     path.unshift(a);
   if (path.length === 1) return agent;
   shared.resumePath = path;
   return path[0] as BaseAgent;
+}
+
+/** The outermost Workflow among the agent and its ancestors. */
+function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
+  let found: Workflow | undefined;
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (a instanceof Workflow) found = a;
+  return found;
 }
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */

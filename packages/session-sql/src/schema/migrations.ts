@@ -4,6 +4,7 @@ import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
+import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
   /** Table name prefix (default `adk_`). */
@@ -123,6 +124,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...storageMigrations(family, tables),
     // Encrypted tool credentials (0004_tool_credentials).
     ...credentialMigrations(family, tables),
+    // Workflow event fields (0005_workflow_event_fields).
+    ...workflowEventMigrations(family, tables),
   };
 }
 
