@@ -17,6 +17,7 @@ import {
 } from './lib/conversation.js';
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { readLocation, writeLocation } from './lib/url.js';
+import { pendingRequestInputs } from './lib/workflow.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -296,6 +297,13 @@ export function App() {
     [run],
   );
 
+  const answer = useCallback(
+    (callId: string, name: string, response: JsonObject) => {
+      void run([{ functionResponse: { id: callId, name, response } }]);
+    },
+    [run],
+  );
+
   const createSession = useCallback(async () => {
     if (!app) return;
     try {
@@ -331,7 +339,10 @@ export function App() {
     setTab('state');
   }, []);
 
-  const pending = useMemo(() => pendingConfirmations(events), [events]);
+  const pending = useMemo(
+    () => new Set([...pendingConfirmations(events), ...pendingRequestInputs(events)]),
+    [events],
+  );
   const unknownApp = !!app && !!apps && !apps.includes(app);
   const ready = !!app && !!apps && !unknownApp && !sessionError;
   const selected = events.find((e) => e.id === selectedId);
@@ -489,6 +500,7 @@ export function App() {
                       pending={pending}
                       running={running}
                       onConfirm={confirm}
+                      onAnswer={answer}
                     />
                   ))
                 : null}

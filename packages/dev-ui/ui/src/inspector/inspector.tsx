@@ -2,6 +2,7 @@ import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
 import { EvalTab } from '../eval/eval-tab.js';
 import { pure } from '../lib/pure.js';
+import { workflowStatus } from '../lib/workflow.js';
 import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
@@ -92,7 +93,7 @@ function InspectorInner({
           />
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
-        {tab === 'graph' ? <GraphTab app={app} active={authors} /> : null}
+        {tab === 'graph' ? <GraphTab app={app} active={authors} status={workflowStatus(events)} /> : null}
         {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
       </div>
     </aside>
