@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type Content,
+  createEvent,
   type Event,
+  isAdkError,
   JoinNode,
   LlmAgent,
   type NodeContext,
@@ -15,9 +17,10 @@ import {
   Workflow,
 } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { SqlSessionService } from './index.js';
+import { kyselyFromUrl, migrateToLatest, SqlSessionService } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adk-session-sql-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,3 +132,21 @@ for (const target of targets) {
     },
   );
 }
+
+describe('pglite: a malformed stored workflow field', () => {
+  it('is a VALIDATION error naming the event, not a crash or a silent drop', async () => {
+    const db = await kyselyFromUrl('pglite://memory');
+    await migrateToLatest(db);
+    const service = new SqlSessionService({ db });
+    const session = await service.createSession({ appName: 'bad', userId: 'u', sessionId: 's' });
+    const event = createEvent({ invocationId: 'i', author: 'wf', output: 1, nodeInfo: { path: 'wf@1/a@1' } });
+    await service.appendEvent(session, event);
+    await sql`update adk_events set node_info = ${'{"path": 5}'}::jsonb where id = ${event.id}`.execute(db);
+    const error = await service
+      .getSession({ appName: 'bad', userId: 'u', sessionId: 's' })
+      .catch((e: unknown) => e);
+    expect(isAdkError(error, 'VALIDATION')).toBe(true);
+    expect((error as Error).message).toContain(event.id);
+    await db.destroy();
+  });
+});

@@ -2,12 +2,14 @@ import {
   type Event,
   InMemorySessionService,
   type NodeContext,
+  RequestInput,
   Runner,
   START,
   userContent,
   Workflow,
 } from '@adk/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { A2aClient } from '../client/a2a-client.js';
 import type { StreamResponse } from '../protocol/types.js';
 import { listen } from '../server/node-adapter.js';
@@ -44,6 +46,36 @@ async function serve() {
 }
 
 describe('workflow events over A2A', () => {
+  it("a workflow's question makes the task input-required; the caller's data answers it", async () => {
+    const ask = () =>
+      new RequestInput({
+        interruptId: 'size',
+        message: 'Which size?',
+        responseSchema: z.object({ size: z.string() }),
+      });
+    const order = (_ctx: NodeContext, answer: unknown) => `ordered ${(answer as { size: string }).size}`;
+    const server = toA2a(new Workflow({ name: 'shop', edges: [START, ask, order] }), {
+      sessionService: new InMemorySessionService(),
+    });
+    const first = await server.handler.sendMessage({
+      message: { messageId: 'a', role: 'ROLE_USER', parts: [{ text: 'a shirt' }] },
+    });
+    const task = 'task' in first ? first.task : undefined;
+    expect(task?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const second = await server.handler.sendMessage({
+      message: {
+        messageId: 'b',
+        role: 'ROLE_USER',
+        taskId: task?.id as string,
+        parts: [{ data: { size: 'M' } }],
+      },
+    });
+    const done = 'task' in second ? second.task : undefined;
+    expect(done?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(done?.artifacts?.[0]?.parts).toEqual([{ text: 'ordered M' }]);
+    await server.close();
+  });
+
   it('status updates carry output, nodeInfo and route unchanged', async () => {
     const client = await A2aClient.fromUrl(await serve());
     const items: StreamResponse[] = [];

@@ -79,6 +79,10 @@ export type Event = {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   longRunningToolIds?: string[];
+  /** A workflow node's output (any JSON value). */
+  output?: unknown;
+  /** Set on every event a workflow node produces. */
+  nodeInfo?: NodeInfo;
   /**
    * Live sessions: a chunk (partial) or the finished text of the user's speech. Only on the live
    * stream: the stored record of a finished transcription is its `content` text.
@@ -86,10 +90,6 @@ export type Event = {
   inputTranscription?: Transcription;
   /** Live sessions: the same for the model's speech. */
   outputTranscription?: Transcription;
-  /** A workflow node's output (any JSON value). */
-  output?: unknown;
-  /** Set on every event a workflow node produces. */
-  nodeInfo?: NodeInfo;
   actions: EventActions;
 };
 

@@ -114,10 +114,10 @@ function build(z: typeof Z): EventSchemas {
     citationMetadata: z.unknown().optional(),
     customMetadata: z.record(z.string(), z.unknown()).optional(),
     longRunningToolIds: z.array(z.string()).optional(),
-    inputTranscription: transcription.optional(),
-    outputTranscription: transcription.optional(),
     output: z.unknown().optional(),
     nodeInfo: nodeInfo.optional(),
+    inputTranscription: transcription.optional(),
+    outputTranscription: transcription.optional(),
     actions: eventActions,
   });
   return { jsonValue, part, content, usageMetadata, toolConfirmation, eventActions, nodeInfo, event };

@@ -12,6 +12,8 @@ import {
   REQUEST_CONFIRMATION,
   REQUEST_INPUT,
   RequestInput,
+  runAgent,
+  runAgentText,
   START,
   userContent,
   Workflow,
@@ -218,5 +220,25 @@ describe('Workflow: composition', () => {
     );
     expect(before).toBe(1);
     expect(rootOutput(second, 'wf')).toBe('receipt: paid 5');
+  });
+});
+
+describe('Workflow: the script facade', () => {
+  it('runAgent returns a workflow output, and runAgentText its text', async () => {
+    const total = (_c: NodeContext, s: unknown) => ({ length: String(s).length });
+    const wf = new Workflow({ name: 'count', edges: [START, total] });
+    const result = await runAgent(wf, 'four');
+    expect(result.output).toEqual({ length: 4 });
+    expect(result.text).toBe('{"length":4}');
+    const echo = new Workflow({
+      name: 'echo',
+      edges: [
+        START,
+        function same(_c: NodeContext, s: unknown) {
+          return s;
+        },
+      ],
+    });
+    expect(await runAgentText(echo, 'hi')).toBe('hi');
   });
 });

@@ -52,3 +52,24 @@ export class WorkflowResumeError extends AdkError {
     super('WORKFLOW_RESUME', message, details ? { details } : {});
   }
 }
+
+/**
+ * A node reported a failure with an error event (an agent's error reply) instead of throwing, and
+ * produced no output. Its `code` is the reported one; retried like any failure
+ * (`exceptions: ['NodeReportedError']`).
+ */
+export class NodeReportedError extends AdkError {
+  readonly nodeName: string;
+  constructor(options: {
+    nodeName: string;
+    errorCode?: string | undefined;
+    errorMessage?: string | undefined;
+  }) {
+    super(
+      options.errorCode ?? 'NODE_REPORTED_ERROR',
+      `Node "${options.nodeName}" reported an error: ${options.errorMessage ?? options.errorCode ?? 'unknown'}`,
+      { details: { nodeName: options.nodeName } },
+    );
+    this.nodeName = options.nodeName;
+  }
+}

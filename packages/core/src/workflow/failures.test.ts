@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type Event,
+  FunctionAgent,
   InMemoryRunner,
   JoinNode,
+  LlmAgent,
   type NodeContext,
   NodeTimeoutError,
   node,
@@ -11,6 +13,7 @@ import {
   userContent,
   Workflow,
 } from '../index.js';
+import { ScriptedModel } from '../testing/index.js';
 
 async function run(agent: Workflow) {
   const runner = new InMemoryRunner({ agent });
@@ -162,5 +165,47 @@ describe('Workflow: cancellation and output schema', () => {
     );
     expect(events.at(-1)?.errorCode).toBe('VALIDATION');
     expect(events.at(-1)?.errorMessage).toMatch(/does not match its outputSchema/);
+  });
+});
+
+describe('Workflow: an agent node that reports an error', () => {
+  it('fails the node (NodeReportedError) without a second error event; a failing agent node is retried', async () => {
+    let calls = 0;
+    const model = new ScriptedModel({
+      respond: () => {
+        calls++;
+        return calls === 1 ? new Error('model down') : 'recovered';
+      },
+    });
+    const agent = new LlmAgent({ name: 'writer', model });
+    const reporting = new FunctionAgent({
+      name: 'reporter',
+      run: async function* (ctx, self) {
+        yield self.event(ctx, { errorCode: 'UPSTREAM', errorMessage: 'the upstream said no' });
+      },
+    });
+    const once = await run(
+      new Workflow({
+        name: 'wf',
+        edges: [
+          START,
+          reporting,
+          function never() {
+            return 'never';
+          },
+        ],
+      }),
+    );
+    const errors = once.filter((e) => e.errorCode);
+    expect(errors.map((e) => e.errorCode)).toEqual(['UPSTREAM']);
+    expect(once.some((e) => e.nodeInfo?.path.includes('never'))).toBe(false);
+
+    const retried = await run(
+      new Workflow({
+        name: 'wf',
+        edges: [START, node(agent, { retryConfig: fast })],
+      }),
+    );
+    expect(retried.at(-1)?.output).toBe('recovered');
   });
 });

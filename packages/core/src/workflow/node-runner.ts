@@ -4,7 +4,7 @@ import { createEvent, type Event, type RouteValue } from '../events/event.js';
 import { pauseEvent } from '../flow/pause.js';
 import { zod } from '../utils/zod.js';
 import type { BaseNode } from './base-node.js';
-import { NodeTimeoutError, WorkflowOutputError } from './errors.js';
+import { NodeReportedError, NodeTimeoutError, WorkflowOutputError } from './errors.js';
 import { NodeContext, type NodeRuntime } from './node-context.js';
 import type { ReplayIndex } from './replay.js';
 import { isRequestInput, REQUEST_INPUT, type RequestInput } from './request-input.js';
@@ -143,10 +143,25 @@ export async function executeNode(p: NodeRunParams): Promise<RunOutcome> {
     const ctx = makeContext(p, attempt, controller.signal, resumeInputs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const held = await raceTimeout(consume(p, ctx, controller.signal), node, controller, (t) => {
-        timer = t;
-      });
+      const { held, reported } = await raceTimeout(
+        consume(p, ctx, controller.signal),
+        node,
+        controller,
+        (t) => {
+          timer = t;
+        },
+      );
       if (ctx.interruptIds.length > 0) return flushWaiting(p, ctx);
+      if (reported && !ctx.hasOutput) {
+        // Its error event is already in the log: the failure is not reported a second time.
+        const error = new NodeReportedError({
+          nodeName: node.name,
+          errorCode: reported.errorCode,
+          errorMessage: reported.errorMessage,
+        });
+        reportedErrors.add(error);
+        throw error;
+      }
       return await complete(p, ctx, held);
     } catch (error) {
       if (error instanceof ChildPaused) {
@@ -227,9 +242,17 @@ async function raceTimeout<T>(
   ]);
 }
 
-/** Drives the node's generator; returns the event that carries its output, held back until the end. */
-async function consume(p: NodeRunParams, ctx: NodeContext, signal: AbortSignal): Promise<Event | undefined> {
+/**
+ * Drives the node's generator; returns the event that carries its output (held back until the
+ * end) and the last error event the node reported, if any.
+ */
+async function consume(
+  p: NodeRunParams,
+  ctx: NodeContext,
+  signal: AbortSignal,
+): Promise<{ held: Event | undefined; reported: Event | undefined }> {
   let held: Event | undefined;
+  let reported: Event | undefined;
   const branch = p.invocationContext.branch;
   const it = p.node.runImpl(ctx, p.input);
   try {
@@ -246,6 +269,7 @@ async function consume(p: NodeRunParams, ctx: NodeContext, signal: AbortSignal):
       if (isEvent(item)) {
         const event = stamp(item, ctx, branch);
         if (event.longRunningToolIds?.length) ctx.interruptIds.push(...event.longRunningToolIds);
+        if (event.errorCode && !event.partial) reported = event;
         if (event.output !== undefined) {
           if (ctx.hasOutput) throw tooMany(p);
           ctx.output = event.output;
@@ -266,7 +290,7 @@ async function consume(p: NodeRunParams, ctx: NodeContext, signal: AbortSignal):
   } finally {
     if (signal.aborted) void it.return(undefined).catch(() => undefined);
   }
-  return held;
+  return { held, reported };
 }
 
 function tooMany(p: NodeRunParams): WorkflowOutputError {

@@ -74,10 +74,20 @@ export class ReplayIndex {
   startText: string | undefined;
   readonly empty: boolean;
 
-  constructor(events: readonly Event[], invocationId: string) {
+  /**
+   * `resumed`: the invocation continues an earlier turn (its events may lie anywhere in the log);
+   * otherwise they are the log's tail and only that is read, so a fresh run costs the same on a long
+   * session as on a new one.
+   */
+  constructor(events: readonly Event[], invocationId: string, resumed = true) {
     let seen = false;
     const requestSchemas = new Map<string, Record<string, unknown> | undefined>();
-    for (let i = 0; i < events.length; i++) {
+    let first = 0;
+    if (!resumed) {
+      first = events.length;
+      while (first > 0 && (events[first - 1] as Event).invocationId === invocationId) first--;
+    }
+    for (let i = first; i < events.length; i++) {
       const event = events[i] as Event;
       if (event.invocationId !== invocationId) continue;
       const info = event.nodeInfo;

@@ -221,3 +221,31 @@ describe('Workflow: ctx.runNode', () => {
     expect(finalOutput(second)).toBe('data data x ok');
   });
 });
+
+describe('Workflow: resuming nested workflows', () => {
+  it('a question inside a nested workflow pauses both; the answer resumes the inner one and the outer goes on', async () => {
+    const ran: string[] = [];
+    const before = (_c: NodeContext, s: unknown) => {
+      ran.push('before');
+      return `${s}+before`;
+    };
+    const ask = (_c: NodeContext, s: unknown) => {
+      ran.push('ask');
+      return new RequestInput({ interruptId: 'inner-q', message: String(s) });
+    };
+    const inner = new Workflow({
+      name: 'inner',
+      edges: [START, ask, node((_c, a) => `inner got ${a}`, { name: 'use' })],
+    });
+    const after = (_c: NodeContext, s: unknown) => `${s}+after`;
+    const outer = new Workflow({ name: 'outer', edges: [START, before, inner, after] });
+    const { send } = setup(outer);
+    const first = await send(userContent('x'));
+    expect(first.find((e) => e.longRunningToolIds?.length)?.nodeInfo?.path).toBe('outer@1/inner@1/ask@1');
+    expect(first.find((e) => e.longRunningToolIds?.length)?.author).toBe('inner');
+    const second = await send(reply({ 'inner-q': { result: 'yes' } }));
+    expect(ran).toEqual(['before', 'ask']);
+    expect(second.find((e) => e.nodeInfo?.path === 'outer@1/inner@1')?.output).toBe('inner got yes');
+    expect(finalOutput(second, 'outer')).toBe('inner got yes+after');
+  });
+});

@@ -65,7 +65,12 @@ const runtime: NodeRuntime = {
       outputFor: options.useAsOutput ? [parent.path, ...parent.outputFor] : [],
     });
     if (outcome.status === 'failed') throw outcome.error;
-    if (outcome.status === 'waiting') throw new ChildPaused(outcome.interruptIds);
+    if (outcome.status === 'waiting') {
+      // Recorded on the parent too, so a parent that catches the pause still waits.
+      for (const id of outcome.interruptIds)
+        if (!parent.interruptIds.includes(id)) parent.interruptIds.push(id);
+      throw new ChildPaused(outcome.interruptIds);
+    }
     if (options.useAsOutput) {
       parent.output = outcome.output;
       parent.outputDelegated = true;
@@ -122,7 +127,8 @@ export class Workflow extends BaseAgent {
 
   /** Runs the workflow for one invocation (or resumes it, from the invocation's events). */
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const replay = new ReplayIndex(ctx.session.events, ctx.invocationId);
+    const resumed = ctx.userContent?.parts.some((p) => p.functionResponse) ?? false;
+    const replay = new ReplayIndex(ctx.session.events, ctx.invocationId, resumed);
     checkResumeMessage(ctx, replay);
     // Runs of this workflow that finished earlier in the invocation (a loop around it) keep their ids.
     let runId = 1;
