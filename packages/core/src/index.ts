@@ -64,7 +64,13 @@ export {
   type ZodModule,
 } from './utils/zod.js';
 export { AgentNode, inputText } from './workflow/agent-node.js';
-export { BaseNode, type BaseNodeOptions, isBaseNode, START } from './workflow/base-node.js';
+export {
+  BaseNode,
+  type BaseNodeConfig,
+  type BaseNodeOptions,
+  isBaseNode,
+  START,
+} from './workflow/base-node.js';
 export * from './workflow/errors.js';
 export * from './workflow/function-node.js';
 export {
@@ -83,6 +89,7 @@ export { ParallelWorker, type ParallelWorkerOptions } from './workflow/parallel-
 export {
   isRequestInput,
   REQUEST_INPUT,
+  REQUEST_INPUT_FUNCTION_CALL_NAME,
   RequestInput,
   type RequestInputParams,
   type ResponseSchema,
@@ -91,8 +98,10 @@ export type { ErrorClass, RetryConfig } from './workflow/retry-config.js';
 export { ToolNode } from './workflow/tool-node.js';
 export {
   agentOfNode,
+  isWorkflow,
   type OutputSchema,
   SubWorkflowNode,
   Workflow,
+  type WorkflowConfig,
   type WorkflowOptions,
 } from './workflow/workflow.js';

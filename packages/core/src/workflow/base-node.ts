@@ -16,6 +16,9 @@ export interface BaseNodeOptions {
   timeout?: number;
 }
 
+/** @google/adk's name for {@link BaseNodeOptions}. */
+export type BaseNodeConfig = BaseNodeOptions;
+
 /**
  * A step of a workflow. `runImpl(ctx, input)` yields events (committed as they come), a
  * `RequestInput` (pauses the node), or a value (the node's output; at most one). Function nodes,

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   AgentTool,
+  BaseNode,
   type Event,
+  FunctionNode,
   FunctionTool,
   InMemoryRunner,
+  isWorkflow,
   JoinNode,
   LlmAgent,
   type NodeContext,
+  node,
   type Plugin,
   REQUEST_CONFIRMATION,
   REQUEST_INPUT,
@@ -240,5 +244,28 @@ describe('Workflow: the script facade', () => {
       ],
     });
     expect(await runAgentText(echo, 'hi')).toBe('hi');
+  });
+});
+
+describe('Workflow: code written for @google/adk 2.0', () => {
+  it('runs with the same names: FunctionNode(name, handler), a BaseNode subclass, JoinNode, node(), isWorkflow', async () => {
+    class Doubler extends BaseNode {
+      async *runImpl(_ctx: NodeContext, input: unknown) {
+        yield Number(input) * 2;
+      }
+    }
+    const parse = new FunctionNode('parse', (_ctx, input) => Number(input));
+    const plusOne = node((_ctx: NodeContext, n: unknown) => Number(n) + 1, { name: 'plus_one' });
+    const join = new JoinNode({ name: 'join' });
+    const sum = new FunctionNode('sum', (_ctx, parts) =>
+      Object.values(parts as Record<string, number>).reduce((a, b) => a + b, 0),
+    );
+    const wf = new Workflow({
+      name: 'ported',
+      edges: [['START', parse, [new Doubler({ name: 'double' }), plusOne], join, sum]],
+    });
+    expect(isWorkflow(wf)).toBe(true);
+    const result = await runAgent(wf, '5');
+    expect(result.output).toBe(16);
   });
 });

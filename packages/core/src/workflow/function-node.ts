@@ -16,6 +16,8 @@ export type FunctionNodeHandler<I = unknown, O = unknown> = (
   | AsyncGenerator<Item<O>, Item<O>, undefined>;
 
 export type FunctionNodeOptions = Partial<Omit<BaseNodeOptions, 'name'>>;
+/** @google/adk's name for {@link FunctionNodeOptions}. */
+export type FunctionNodeConfig = FunctionNodeOptions;
 
 function isIterator(value: unknown): value is AsyncIterator<unknown> | Iterator<unknown> {
   return (

@@ -3,6 +3,8 @@ import { newFunctionCallId } from '../utils/ids.js';
 
 /** The function call that asks the user for input in the middle of a workflow. */
 export const REQUEST_INPUT = 'adk_request_input';
+/** @google/adk's name for {@link REQUEST_INPUT}. */
+export const REQUEST_INPUT_FUNCTION_CALL_NAME = REQUEST_INPUT;
 
 const REQUEST_INPUT_BRAND = Symbol.for('@adk/core.RequestInput');
 

@@ -249,3 +249,26 @@ describe('Workflow: resuming nested workflows', () => {
     expect(finalOutput(second, 'outer')).toBe('inner got yes+after');
   });
 });
+
+describe('Workflow: response schemas given as JSON Schema', () => {
+  it('checks replies against a JSON Schema object, and accepts any reply when the schema cannot be read', async () => {
+    const ask = () =>
+      new RequestInput({
+        interruptId: 'age',
+        responseSchema: {
+          type: 'object',
+          properties: { age: { type: 'integer', minimum: 0 } },
+          required: ['age'],
+        },
+      });
+    const { send } = setup(new Workflow({ name: 'wf', edges: [START, ask] }));
+    await send(userContent('go'));
+    expect((await send(reply({ age: { age: -1 } }))).at(-1)?.errorCode).toBe('WORKFLOW_RESUME');
+    expect(finalOutput(await send(reply({ age: { age: 7 } })))).toEqual({ age: 7 });
+
+    const odd = () => new RequestInput({ interruptId: 'odd', responseSchema: { type: 'no-such-type' } });
+    const second = setup(new Workflow({ name: 'wf', edges: [START, odd] }));
+    await second.send(userContent('go'));
+    expect(finalOutput(await second.send(reply({ odd: { anything: true } })))).toEqual({ anything: true });
+  });
+});

@@ -361,6 +361,11 @@ describe('Workflow: validation at construction', () => {
       'unconditional-cycle',
     ],
     ['empty routing map', () => new Workflow({ name: 'wf', edges: [START, a, {}] }), 'empty-routing-map'],
+    [
+      'a bad maxConcurrency',
+      () => new Workflow({ name: 'wf', maxConcurrency: 0, edges: [START, a] }),
+      'invalid-option',
+    ],
   ];
   for (const [what, build, problem] of cases) {
     it(`rejects ${what}`, () => {
@@ -375,6 +380,15 @@ describe('Workflow: validation at construction', () => {
       expect((error as WorkflowValidationError).code).toBe('WORKFLOW_VALIDATION');
     });
   }
+
+  it('a rejected workflow does not adopt its agents, so they can be used again', () => {
+    const agent = new LlmAgent({ name: 'helper', model: new ScriptedModel({ respond: () => 'x' }) });
+    expect(() => new Workflow({ name: 'bad', maxConcurrency: -1, edges: [START, agent] })).toThrow(
+      WorkflowValidationError,
+    );
+    expect(() => new Workflow({ name: 'bad', edges: [START, agent, {}] })).toThrow(WorkflowValidationError);
+    expect(new Workflow({ name: 'good', edges: [START, agent] }).subAgents).toEqual([agent]);
+  });
 
   it('accepts a routed cycle', () => {
     expect(

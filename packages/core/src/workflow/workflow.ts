@@ -33,6 +33,13 @@ export interface WorkflowOptions extends Omit<BaseAgentOptions, 'subAgents'> {
   timeout?: BaseNodeOptions['timeout'];
 }
 
+/** @google/adk's name for {@link WorkflowOptions}. */
+export type WorkflowConfig = WorkflowOptions;
+
+export function isWorkflow(value: unknown): value is Workflow {
+  return value instanceof Workflow;
+}
+
 interface Trigger {
   node: BaseNode;
   input: unknown;
@@ -93,6 +100,14 @@ export class Workflow extends BaseAgent {
   readonly nodeOptions: Partial<BaseNodeOptions>;
 
   constructor(options: WorkflowOptions) {
+    // Everything is checked before the agents are adopted as sub-agents (they can have one parent).
+    const max = options.maxConcurrency;
+    if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
+      throw new WorkflowValidationError(
+        'invalid-option',
+        `maxConcurrency of "${options.name}" must be a positive integer`,
+      );
+    }
     const graph = new Graph(options.edges);
     const agents: BaseAgent[] = [];
     for (const n of graph.nodes.values()) {
@@ -109,12 +124,6 @@ export class Workflow extends BaseAgent {
       ...rest
     } = options;
     super({ ...rest, subAgents: agents });
-    if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
-      throw new WorkflowValidationError(
-        'invalid-option',
-        `maxConcurrency of "${options.name}" must be a positive integer`,
-      );
-    }
     this.graph = graph;
     this.maxConcurrency = maxConcurrency;
     this.outputSchema = outputSchema;
