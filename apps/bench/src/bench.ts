@@ -17,6 +17,7 @@ import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
+import { workflowScenario } from './scenarios/workflow.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
 export const scenarios: Scenario[] = [
@@ -32,6 +33,7 @@ export const scenarios: Scenario[] = [
   devUiScenario,
   liveScenario,
   runsAtScale,
+  workflowScenario,
 ];
 
 export interface BenchOptions {

@@ -1,5 +1,5 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
-import { describeError, errorCodeOf } from '../errors/errors.js';
+import { CancelledError, describeError, errorCodeOf } from '../errors/errors.js';
 import { createEvent, type Event, type RouteValue } from '../events/event.js';
 import { pauseEvent } from '../flow/pause.js';
 import { zod } from '../utils/zod.js';
@@ -176,7 +176,9 @@ export async function executeNode(p: NodeRunParams): Promise<RunOutcome> {
     } finally {
       if (timer) clearTimeout(timer);
       p.signal.removeEventListener('abort', onAbort);
-      controller.abort();
+      // Cancels whatever the attempt left running; one shared reason, so finishing a node does not
+      // build an AbortError (a DOMException with its stack) every time.
+      controller.abort(ATTEMPT_ENDED);
     }
   }
 }
@@ -382,3 +384,5 @@ async function fail(p: NodeRunParams, ctx: NodeContext, error: unknown): Promise
   await reportError(p, ctx, error);
   return { status: 'failed', error };
 }
+
+const ATTEMPT_ENDED = new CancelledError('The node attempt has ended');

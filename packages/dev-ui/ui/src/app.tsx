@@ -19,6 +19,7 @@ import { applyStreamEvent } from './lib/apply-stream-event.js';
 import { pendingConfirmations, REQUEST_CONFIRMATION, type StreamingBubble } from './lib/conversation.js';
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { readLocation, writeLocation } from './lib/url.js';
+import { pendingRequestInputs } from './lib/workflow.js';
 import { LivePanel } from './live/live-panel.js';
 import { ReloadBanner, useAppReload } from './reload/reload-banner.js';
 import { type RunRecord, runsApi } from './runs/runs-api.js';
@@ -409,6 +410,13 @@ export function App() {
     [run],
   );
 
+  const answer = useCallback(
+    (callId: string, name: string, response: JsonObject) => {
+      void run([{ functionResponse: { id: callId, name, response } }]);
+    },
+    [run],
+  );
+
   const createSession = useCallback(async () => {
     if (!app) return;
     try {
@@ -444,7 +452,10 @@ export function App() {
     setTab('state');
   }, []);
 
-  const pending = useMemo(() => pendingConfirmations(events), [events]);
+  const pending = useMemo(
+    () => new Set([...pendingConfirmations(events), ...pendingRequestInputs(events)]),
+    [events],
+  );
   const visibleSessions = useMemo(() => {
     const q = sessionQuery.trim().toLowerCase();
     return q ? sessions.filter((s) => s.id.toLowerCase().includes(q)) : sessions;
@@ -639,6 +650,7 @@ export function App() {
                       pending={pending}
                       running={running}
                       onConfirm={confirm}
+                      onAnswer={answer}
                     />
                   ))
                 : null}

@@ -48,6 +48,15 @@ export interface EventActions {
   requestedToolConfirmations?: Record<string, { hint?: string; confirmed?: boolean; payload?: unknown }>;
   requestedAuthConfigs?: JsonObject;
   endOfAgent?: boolean;
+  /** Workflows: the route a node took (a value or a list). */
+  route?: unknown;
+}
+
+/** Workflows: where an event comes from (`'wf@1/node@2'`) and which node runs it completes. */
+export interface NodeInfo {
+  path: string;
+  outputFor?: string[];
+  messageAsOutput?: boolean;
 }
 
 export interface AdkEvent {
@@ -66,6 +75,9 @@ export interface AdkEvent {
   usageMetadata?: UsageMetadata;
   longRunningToolIds?: string[];
   actions?: EventActions;
+  /** Workflows: a node's output (any JSON value). */
+  output?: unknown;
+  nodeInfo?: NodeInfo;
 }
 
 export interface Session {
@@ -94,7 +106,14 @@ export interface GraphNode {
   kind?: string;
 }
 
+export interface GraphEdge {
+  from: string;
+  to: string;
+  /** A workflow edge's route(s), shown on the edge. */
+  label?: string;
+}
+
 export interface Graph {
   nodes: GraphNode[];
-  edges: { from: string; to: string }[];
+  edges: GraphEdge[];
 }

@@ -2,6 +2,7 @@ import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
 import { EvalTab } from '../eval/eval-tab.js';
 import { pure } from '../lib/pure.js';
+import { workflowStatus } from '../lib/workflow.js';
 import type { RunRecord } from '../runs/runs-api.js';
 import { RunsTab } from '../runs/runs-tab.js';
 import { ArtifactsTab } from './artifacts-tab.js';
@@ -112,7 +113,9 @@ function InspectorInner({
           />
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
-        {tab === 'graph' ? <GraphTab key={appVersion} app={app} active={authors} /> : null}
+        {tab === 'graph' ? (
+          <GraphTab key={appVersion} app={app} active={authors} status={workflowStatus(events)} />
+        ) : null}
         {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
         {tab === 'runs' ? (
           <RunsTab
