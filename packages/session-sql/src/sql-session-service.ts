@@ -172,14 +172,18 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const cached = logs.get(key);
     if (cached?.createdUs === createdUs && cached.updatedUs === updatedUs) return cached;
     const reuse = cached?.createdUs === createdUs ? cached : undefined;
-    const fresh = await this.selectEventRows({ ...key, afterSeq: reuse?.lastSeq ?? 0 });
-    const lastSeq = fresh.length > 0 ? Number(fresh.at(-1)?.seq) : (reuse?.lastSeq ?? 0);
+    // Taken before the read: an append of this process that lands meanwhile extends the cached
+    // entry in place, and the read below returns that event too; it must be counted once.
+    const reuseSeq = reuse?.lastSeq ?? 0;
+    const reuseEvents = reuse ? reuse.events.slice() : [];
+    const fresh = await this.selectEventRows({ ...key, afterSeq: reuseSeq });
+    const lastSeq = fresh.length > 0 ? Number(fresh.at(-1)?.seq) : reuseSeq;
     const events = fresh.map(eventFromRow);
     const log: CachedLog = {
       createdUs,
       updatedUs,
       lastSeq,
-      events: reuse ? reuse.events.concat(events) : events,
+      events: reuse ? reuseEvents.concat(events) : events,
     };
     logs.set(key, log);
     return log;
