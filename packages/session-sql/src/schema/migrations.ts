@@ -127,7 +127,7 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...credentialMigrations(family, tables),
     // Workflow event fields (0005_workflow_event_fields).
     ...workflowEventMigrations(family, tables),
-    // Run records (0005_runs).
+    // Run records (0006_runs).
     ...runMigrations(family, tables),
   };
 }
