@@ -2,12 +2,15 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { configScaffoldFiles } from '../create/config-template.js';
 import { scaffoldFiles } from '../create/templates.js';
 import { CliUsageError } from '../errors.js';
 import type { CommandModule } from './command.js';
 
 interface CreateOptions {
   model: string;
+  /** `code` (agent.ts, the default) or `config` (root_agent.yaml). */
+  type?: string;
 }
 
 function versionOf(spec: string, fallback: string): string {
@@ -32,8 +35,12 @@ export function createProject(target: string, options: CreateOptions): string[] 
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new CliUsageError(`${dir} already exists and is not empty`);
   }
+  const type = options.type ?? 'code';
+  if (type !== 'code' && type !== 'config') {
+    throw new CliUsageError(`Invalid --type "${type}": use code (agent.ts) or config (root_agent.yaml)`);
+  }
   const agentName = name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(\d)/, '_$1');
-  const files = scaffoldFiles({
+  const files = (type === 'config' ? configScaffoldFiles : scaffoldFiles)({
     name,
     agentName,
     model: options.model,
@@ -51,6 +58,7 @@ export const createCommand: CommandModule = (program: Command) => {
     .description('scaffold a new agent project (package.json, tsconfig.json, agent.ts, .env.example, README)')
     .argument('<name>', 'project folder to create')
     .option('--model <model>', 'the model the agent names', 'gemini-2.5-flash')
+    .option('--type <type>', "code (agent.ts) or config (root_agent.yaml, ADK's Agent Config)", 'code')
     .action((target: string, options: CreateOptions) => {
       const files = createProject(target, options);
       const dir = resolve(target);

@@ -3,10 +3,11 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BaseAgent, describeError } from '@adk/core';
 import { AgentLoadError } from '../errors.js';
+import { CONFIG_ENTRY_FILE, isConfigEntry, loadConfigAgent } from './config-app.js';
 import { loadEnvFile } from './env-file.js';
 import { enableTypeScript } from './typescript.js';
 
-/** The file names tried, in order, in an app folder (before its package.json). */
+/** The file names tried, in order, in an app folder (before its package.json); code before YAML. */
 export const ENTRY_FILES = [
   'agent.ts',
   'agent.mts',
@@ -16,6 +17,7 @@ export const ENTRY_FILES = [
   'index.mts',
   'index.js',
   'index.mjs',
+  CONFIG_ENTRY_FILE,
 ];
 
 /** The exports tried, in order: ADK's convention, then a default export. */
@@ -64,8 +66,9 @@ function isAgent(value: unknown): value is BaseAgent {
   );
 }
 
-/** Imports one agent module (TypeScript included) and returns its root agent. */
+/** Imports one agent module (TypeScript included), or builds a `root_agent.yaml`, and returns its root agent. */
 export async function loadAgentModule(file: string): Promise<BaseAgent> {
+  if (isConfigEntry(file)) return loadConfigAgent(file);
   if (file.endsWith('package.json')) {
     throw new AgentLoadError(`Could not read the entry point from ${file}`, { details: { file } });
   }
@@ -96,7 +99,7 @@ export interface AppLoaderOptions {
 }
 
 /**
- * Apps from a folder: each subfolder with an `agent.ts` (or `index.ts`, or a package.json entry)
+ * Apps from a folder: each subfolder with an `agent.ts` (or `index.ts`, a `root_agent.yaml`, or a package.json entry)
  * that exports `rootAgent` is an app named after the folder. A folder that is itself an agent is a
  * single app. Modules are loaded on first use and cached; a failed load is retried next time.
  * Implements `AdkAppLoader` of `@adk/server`.
@@ -145,11 +148,16 @@ export class AppLoader {
     const entry = findEntry(folder);
     if (!entry) {
       throw new AgentLoadError(
-        `No agent module for app "${name}": expected ${join(folder, 'agent.ts')} (or index.ts, or a package.json entry)`,
+        `No agent module for app "${name}": expected ${join(folder, 'agent.ts')} (or index.ts, root_agent.yaml, or a package.json entry)`,
         { details: { app: name, folder } },
       );
     }
     return entry;
+  }
+
+  /** `yaml` for an app written as a root_agent.yaml, `typescript` for code (`list-apps?detailed=true`). */
+  language(name: string): 'yaml' | 'typescript' {
+    return isConfigEntry(this.entryOf(name)) ? 'yaml' : 'typescript';
   }
 
   load(name: string): Promise<BaseAgent> {
