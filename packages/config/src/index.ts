@@ -1,3 +1,4 @@
+export { type CheckAgentConfigOptions, checkAgentConfig } from './check-config.js';
 export {
   AgentConfigError,
   type AgentConfigErrorInit,

@@ -55,16 +55,16 @@ export class CodeResolver {
     }
     const registered = registeredReference(name);
     if (registered.found) return registered.value;
-    const segments = name.split('.');
-    if (segments.length < 2 || segments.some((s) => !SEGMENT.test(s))) {
+    const located = this.moduleOf(name, source, path);
+    if (!located) {
+      const segments = name.split('.').slice(0, -1);
       throw source.error(
         path,
-        'a registered name or a dotted name (module path and export, e.g. my_app.tools.get_weather)',
-        describeValue(name),
+        `a module ${segments.join('/')}.ts (or .js) in ${this.options.agentsRoot} or ${this.options.appRoot}, or a registered name`,
+        `no such module for ${describeValue(name)}`,
       );
     }
-    const exportName = segments.pop() as string;
-    const file = this.findModule(segments, name, source, path);
+    const { file, exportName } = located;
     let module: Record<string, unknown>;
     try {
       module = await this.load(file);
@@ -82,12 +82,25 @@ export class CodeResolver {
     return module[exportName];
   }
 
-  private findModule(
-    segments: string[],
+  /**
+   * The module file and export a dotted name points to, or undefined when no module file matches
+   * (it may still be a registered name). Throws for a malformed name and for a module outside the
+   * app folder. Reads no module: the builder uses it to check files before anything runs.
+   */
+  moduleOf(
     name: string,
     source: YamlSource,
     path: readonly YamlPathSegment[],
-  ): string {
+  ): { file: string; exportName: string } | undefined {
+    const segments = name.split('.');
+    if (segments.length < 2 || segments.some((s) => !SEGMENT.test(s))) {
+      throw source.error(
+        path,
+        'a registered name or a dotted name (module path and export, e.g. my_app.tools.get_weather)',
+        describeValue(name),
+      );
+    }
+    const exportName = segments.pop() as string;
     const appRoot = canonical(this.options.appRoot);
     const bases: string[][] = [[this.options.agentsRoot, ...segments]];
     // Also accept names relative to the app folder itself (`tools.get_weather`).
@@ -106,14 +119,10 @@ export class CodeResolver {
             `${describeValue(name)}, which names ${real} outside it`,
           );
         }
-        return real;
+        return { file: real, exportName };
       }
     }
-    throw source.error(
-      path,
-      `a module ${segments.join('/')}.ts (or .js) in ${this.options.agentsRoot} or ${this.options.appRoot}, or a registered name`,
-      `no such module for ${describeValue(name)}`,
-    );
+    return undefined;
   }
 
   private load(file: string): Promise<Record<string, unknown>> {
