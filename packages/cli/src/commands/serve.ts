@@ -6,6 +6,7 @@ import { Option } from 'commander';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
+import { builderRoutes } from './builder-routes.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
 
@@ -75,7 +76,11 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
-    routes: await evalServerRoutes(agentsDir, loader),
+    // The YAML builder edits files on disk, so only the web UI's server offers it (as adk web does).
+    routes: [
+      ...(ui ? [builderRoutes(agentsDir, loader)] : []),
+      ...(await evalServerRoutes(agentsDir, loader)),
+    ],
     ...(options.logRequests ? { logRequests: true } : {}),
   });
   let listening: Awaited<ReturnType<typeof listenAdkServer>>;

@@ -160,6 +160,11 @@ export class AppLoader {
     return isConfigEntry(this.entryOf(name)) ? 'yaml' : 'typescript';
   }
 
+  /** Drops an app's cached agent, so the next load reads its files again (after the builder saves). */
+  forget(name: string): void {
+    this.cache.delete(name);
+  }
+
   load(name: string): Promise<BaseAgent> {
     let pending = this.cache.get(name);
     if (!pending) {
