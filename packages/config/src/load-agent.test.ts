@@ -173,6 +173,83 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
     expect(prebuilt?.name).toBe('prebuilt');
   });
 
+  it('maps the remaining field forms: Content static_instruction, include_contents none, every generate_content_config key, ADK dotted class and tool names', async () => {
+    const { root } = app({
+      'root_agent.yaml': [
+        'agent_class: google.adk.agents.LlmAgent',
+        'name: forms',
+        'instruction: x',
+        'include_contents: none',
+        'static_instruction:',
+        '  role: user',
+        '  parts: [{ text: "You are " }, { text: "precise." }]',
+        'generate_content_config:',
+        '  temperature: 0.5',
+        '  top_p: 0.8',
+        '  top_k: 40',
+        '  maxOutputTokens: 100',
+        '  stop_sequences: [END]',
+        '  presence_penalty: 0.1',
+        '  frequencyPenalty: 0.2',
+        '  seed: 7',
+        '  response_mime_type: application/json',
+        '  response_schema: { type: object }',
+        '  thinkingConfig: { includeThoughts: true, thinkingLevel: HIGH }',
+        '  labels: { team: core }',
+        '  safety_settings: [{ category: HARM_CATEGORY_HARASSMENT, threshold: BLOCK_NONE }]',
+        'tools:',
+        '  - name: google.adk.tools.exit_loop',
+        'before_model_callbacks:',
+        '  - name: make_callback',
+        '    args: [{ value: first }, { name: label, value: named }]',
+      ].join('\n'),
+    });
+    let made: unknown[] = [];
+    const agent = (await loadAgentFromConfig(root, {
+      references: {
+        make_callback: (...args: unknown[]) => {
+          made = args;
+          return () => undefined;
+        },
+      },
+    })) as LlmAgent;
+    expect(agent).toBeInstanceOf(LlmAgent);
+    expect(agent.staticInstruction).toBe('You are precise.');
+    expect(agent.includeContents).toBe('none');
+    expect(agent.generateConfig).toEqual({
+      temperature: 0.5,
+      topP: 0.8,
+      topK: 40,
+      maxOutputTokens: 100,
+      stopSequences: ['END'],
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.2,
+      seed: 7,
+      responseMimeType: 'application/json',
+      responseSchema: { type: 'object' },
+      thinking: { includeThoughts: true, effort: 'high' },
+      labels: { team: 'core' },
+      providerOptions: {
+        safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      },
+    });
+    expect(agent.tools[0]).toBe(exitLoopTool);
+    // CodeConfig args: unnamed values positionally, named ones as one object after them.
+    expect(made).toEqual(['first', { label: 'named' }]);
+    expect(agent.callbacks.beforeModel).toHaveLength(1);
+  });
+
+  it('`Agent` is LlmAgent; the disallow flags default to false', async () => {
+    const { root } = app({ 'root_agent.yaml': 'agent_class: Agent\nname: plain\ninstruction: x\n' });
+    const agent = (await loadAgentFromConfig(root)) as LlmAgent;
+    expect(agent).toBeInstanceOf(LlmAgent);
+    expect([agent.disallowTransferToParent, agent.disallowTransferToPeers, agent.includeContents]).toEqual([
+      false,
+      false,
+      'default',
+    ]);
+  });
+
   it('reads and validates one file without building it', () => {
     const config = readAgentConfig(weatherRoot);
     expect(config.name).toBe('weather_root');
