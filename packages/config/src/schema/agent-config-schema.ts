@@ -137,7 +137,8 @@ const mcpHttpParams: Json = {
   },
 };
 
-export const AGENT_CONFIG_SCHEMA_ID = 'https://adk.dev/schemas/AgentConfig.json';
+// Where the published file can be fetched once the package is on npm (editors may use it as $schema).
+export const AGENT_CONFIG_SCHEMA_ID = 'https://unpkg.com/@adk/config/AgentConfig.json';
 
 /** The JSON Schema of a `root_agent.yaml` (and of every agent file it references). */
 export const agentConfigJsonSchema = {
