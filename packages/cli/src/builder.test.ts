@@ -14,6 +14,11 @@ mkdirSync(app, { recursive: true });
 mkdirSync(join(agents, 'other_app'));
 writeFileSync(join(app, 'root_agent.yaml'), ROOT);
 writeFileSync(join(agents, 'other_app', 'tools.ts'), 'export const secret = 1;\n');
+mkdirSync(join(agents, 'broken'));
+writeFileSync(
+  join(agents, 'broken', 'root_agent.yaml'),
+  'name: broken\ninstruction: x\ninclude_contents: all\n',
+);
 
 let child: ChildProcessWithoutNullStreams;
 let url: string;
@@ -183,5 +188,27 @@ describe('builder routes', () => {
       body: '{"files": []}',
     });
     expect(response.status).toBe(400);
+  });
+});
+
+describe('a YAML app with an error, served', () => {
+  it('answers /run with the config error: file, YAML path, expected and found', async () => {
+    const session = await fetch(`${url}/apps/broken/users/u1/sessions`, { method: 'POST' });
+    const run = await fetch(`${url}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        appName: 'broken',
+        userId: 'u1',
+        sessionId: session.ok ? ((await session.json()) as { id: string }).id : 's1',
+        newMessage: { role: 'user', parts: [{ text: 'hi' }] },
+      }),
+    });
+    expect(run.status).toBe(500);
+    const body = (await run.json()) as { detail: string; code: string };
+    expect(body.code).toBe('APP_LOAD');
+    expect(body.detail).toBe(
+      `${join(agents, 'broken', 'root_agent.yaml')}:3:19: at include_contents: expected one of "default", "none", found the string "all"`,
+    );
   });
 });
