@@ -66,6 +66,17 @@ describe('adk create --type=config', () => {
     expect(run.stdout).toContain('[yaml_demo]: [offline demo model');
   });
 
+  it("takes adk-python's capitalised spelling and runs the YAML file itself", async () => {
+    const created = await runCli(['create', 'caps_demo', '--type', 'CONFIG'], { cwd: work });
+    expect(created.code, created.stderr).toBe(0);
+    const run = await runCli(['run', join(work, 'caps_demo', 'root_agent.yaml')], {
+      cwd: work,
+      input: 'Hi\n',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('[caps_demo]: [offline demo model');
+  });
+
   it('refuses an unknown --type', async () => {
     const result = await runCli(['create', 'nope', '--type=xml'], { cwd: work });
     expect(result.code).toBe(1);

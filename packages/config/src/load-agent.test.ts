@@ -250,6 +250,37 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
     ]);
   });
 
+  it('ExampleTool examples by code reference; McpToolset stdio_connection_params with its timeout', async () => {
+    const examples = [
+      {
+        input: { role: 'user', parts: [{ text: 'a' }] },
+        output: [{ role: 'model', parts: [{ text: 'b' }] }],
+      },
+    ];
+    const { root, dir } = app({
+      'root_agent.yaml': [
+        'name: refs',
+        'instruction: x',
+        'tools:',
+        '  - name: ExampleTool',
+        '    args: { examples: shared.examples }',
+        '  - name: McpToolset',
+        '    args:',
+        '      stdio_connection_params:',
+        '        server_params: { command: node, args: [s.js], env: { K: v }, cwd: srv }',
+        '        timeout: 3',
+      ].join('\n'),
+    });
+    const agent = (await loadAgentFromConfig(root, {
+      references: { 'shared.examples': examples },
+    })) as LlmAgent;
+    expect((agent.tools[0] as ExampleTool).examples).toBe(examples);
+    expect((agent.tools[1] as unknown as { options: Record<string, unknown> }).options).toMatchObject({
+      connection: { type: 'stdio', command: 'node', args: ['s.js'], env: { K: 'v' }, cwd: join(dir, 'srv') },
+      connectTimeoutMs: 3000,
+    });
+  });
+
   it('reads and validates one file without building it', () => {
     const config = readAgentConfig(weatherRoot);
     expect(config.name).toBe('weather_root');

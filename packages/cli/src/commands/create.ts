@@ -35,7 +35,8 @@ export function createProject(target: string, options: CreateOptions): string[] 
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new CliUsageError(`${dir} already exists and is not empty`);
   }
-  const type = options.type ?? 'code';
+  // adk-python spells the types in capitals too (`--type=CONFIG`).
+  const type = (options.type ?? 'code').toLowerCase();
   if (type !== 'code' && type !== 'config') {
     throw new CliUsageError(`Invalid --type "${type}": use code (agent.ts) or config (root_agent.yaml)`);
   }
