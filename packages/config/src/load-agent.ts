@@ -194,9 +194,7 @@ function validateConfig(source: YamlSource): AgentConfig {
           : agentClass === 'SequentialAgent'
             ? 'SequentialAgentConfig'
             : 'BaseAgentConfig';
-  if (definition === 'BaseAgentConfig' && !agentClass.includes('.') && agentClass !== 'BaseAgent') {
-    // A bare unknown name may still be registered; checked when building.
-  }
+  // A bare unknown class name may still be registered: it is resolved (or refused) when building.
   validateAgainst(definition, data, source);
   return data as AgentConfig;
 }
@@ -291,7 +289,8 @@ class ConfigBuilder {
     const cls = await this.code.resolve(agentClass, source, ['agent_class']);
     if (
       typeof cls !== 'function' ||
-      !(cls.prototype instanceof BaseAgent || isAgent(Object.create(cls.prototype)) || isClass(cls))
+      // A class from a second copy of @adk/core fails instanceof; the instance is checked below.
+      !(cls.prototype instanceof BaseAgent || isClass(cls))
     ) {
       throw source.error(['agent_class'], expected, describeValue(cls));
     }
