@@ -65,6 +65,27 @@ function upload(path: string, files: [string, string][]): Promise<Response> {
   return fetch(`${url}${path}`, { method: 'POST', body: form });
 }
 
+/** The text of one /run of the greeter app in a new session. */
+async function reply(text: string): Promise<string> {
+  const session = (await (
+    await fetch(`${url}/apps/greeter/users/u1/sessions`, { method: 'POST' })
+  ).json()) as {
+    id: string;
+  };
+  const run = await fetch(`${url}/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      appName: 'greeter',
+      userId: 'u1',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    }),
+  });
+  const events = (await run.json()) as { content?: { parts: { text?: string }[] } }[];
+  return events.map((e) => e.content?.parts[0]?.text ?? '').join('\n');
+}
+
 const edited = ROOT.replace('Greet the user.', 'Greet the user in French.');
 
 describe('builder routes', () => {
@@ -96,7 +117,8 @@ describe('builder routes', () => {
     expect(readFileSync(join(app, 'root_agent.yaml'), 'utf8')).toBe(ROOT);
   });
 
-  it('saves to the app: the draft is folded in and removed', async () => {
+  it('saves to the app: the draft is folded in and removed, and the next run uses it', async () => {
+    expect(await reply('Hello')).toContain('My instructions: "Greet the user."');
     const helper = 'name: helper\ninstruction: Help.\n';
     expect(
       await (
@@ -111,6 +133,8 @@ describe('builder routes', () => {
     expect(readFileSync(join(app, 'root_agent.yaml'), 'utf8')).toContain('in French');
     expect(readFileSync(join(app, 'helper.yaml'), 'utf8')).toBe(helper);
     expect(existsSync(join(app, 'tmp'))).toBe(false);
+    // The running server serves the saved files at once: the demo model quotes its instruction.
+    expect(await reply('Hello')).toContain('Greet the user in French.');
     const cancelled = await fetch(`${url}/dev/apps/greeter/builder/cancel`, { method: 'POST' });
     expect(await cancelled.json()).toBe(true);
   });

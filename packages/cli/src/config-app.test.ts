@@ -59,6 +59,8 @@ describe('adk create --type=config', () => {
     expect(existsSync(join(dir, 'agent.ts'))).toBe(false);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.dependencies)).toEqual(['@adk/config', '@adk/core', 'zod']);
+    // From a checkout, @adk/config is packed into the project like the other @adk/* packages.
+    expect(pkg.dependencies['@adk/config']).toMatch(/^file:vendor\/adk\/adk-config-.*\.tgz$/);
     expect(readFileSync(join(dir, 'root_agent.yaml'), 'utf8')).toContain('name: yaml_demo\n');
 
     const run = await runCli(['run', '.'], { cwd: dir, input: 'Hello there\n' });
@@ -67,7 +69,9 @@ describe('adk create --type=config', () => {
   });
 
   it("takes adk-python's capitalised spelling and runs the YAML file itself", async () => {
-    const created = await runCli(['create', 'caps_demo', '--type', 'CONFIG'], { cwd: work });
+    const created = await runCli(['create', 'caps_demo', '--type', 'CONFIG', '--packages', 'registry'], {
+      cwd: work,
+    });
     expect(created.code, created.stderr).toBe(0);
     const run = await runCli(['run', join(work, 'caps_demo', 'root_agent.yaml')], {
       cwd: work,

@@ -7,5 +7,5 @@ export const apiServerCommand: CommandModule = (program: Command) => {
     program
       .command('api_server')
       .description("serve a folder of agents over ADK's HTTP API (no web UI); each app is also an A2A agent"),
-  ).action((dir: string, options: ServeOptions) => serve(dir, options, undefined));
+  ).action((dir: string, options: ServeOptions) => serve(dir, options, undefined, { reload: false }));
 };

@@ -128,7 +128,12 @@ export function builderRoutes(agentsDir: string, loader: AppLoader): ServerRoute
     }
     if (!tmp) {
       cancel(name);
-      loader.forget(name);
+      // Served at once: the next run uses the saved files (the watcher would reload them too, later).
+      if (loader.reloadable)
+        await loader.reload(
+          name,
+          uploads.map((u) => join(root, u.rel)),
+        );
     }
   };
 

@@ -1,7 +1,14 @@
-import type { ScaffoldOptions } from './templates.js';
+import type { LocalPackages, ScaffoldOptions } from './templates.js';
 
 /** The files of a new YAML agent project (`adk create --type=config`), by path. */
 export function configScaffoldFiles(o: ScaffoldOptions): Record<string, string> {
+  const adk = (name: string) => o.local?.specs[name] ?? o.adkVersion;
+  // From tarballs, npm would look the CLI's @adk/* peers up on the registry: list each of them.
+  const localPeers = Object.fromEntries(
+    Object.entries(o.local?.specs ?? {}).filter(
+      ([n]) => !['@adk/config', '@adk/core', '@adk/cli', '@adk/dev-ui'].includes(n),
+    ),
+  );
   const packageJson = {
     name: o.name,
     private: true,
@@ -12,12 +19,14 @@ export function configScaffoldFiles(o: ScaffoldOptions): Record<string, string> 
       web: 'adk web .',
     },
     dependencies: {
-      '@adk/config': o.adkVersion,
-      '@adk/core': o.adkVersion,
+      '@adk/config': adk('@adk/config'),
+      '@adk/core': adk('@adk/core'),
       zod: o.zodVersion,
     },
     devDependencies: {
-      '@adk/cli': o.adkVersion,
+      '@adk/cli': adk('@adk/cli'),
+      '@adk/dev-ui': adk('@adk/dev-ui'),
+      ...localPeers,
     },
     engines: { node: '>=22' },
   };
@@ -59,6 +68,18 @@ npm run web            # or open the web UI at http://127.0.0.1:8000/dev-ui/ (ad
 - Tools and callbacks in code go in a \`.ts\` file beside it and are named by dotted path: the
   export \`get_weather\` of \`tools.ts\` is \`tools.get_weather\` (or \`<folder>.tools.get_weather\`).
 - Sessions are kept in \`.adk/\`; \`adk run . --session <id>\` resumes one.
-`,
+- \`npm run web\` reloads the agent when you save a file.
+${o.local ? localNote(o.local) : ''}`,
   };
+}
+
+function localNote(local: LocalPackages): string {
+  return `
+## Where the @adk/* packages come from
+
+This project was created from a checkout of ADK for TypeScript (${local.root}): its \`@adk/*\`
+dependencies are tarballs packed from that checkout into \`${local.folder}/\` (\`file:\` dependencies
+in package.json), so \`npm install\` needs no \`@adk/*\` package on the registry. Keep
+\`${local.folder}/\` with the code.
+`;
 }

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { type BaseAgent, describeError, isAdkError } from '@adk/core';
 import { AgentLoadError } from '../errors.js';
+import { moduleUrl } from './reload-hooks.js';
 import { enableTypeScript } from './typescript.js';
 
 /** The file of an app written in YAML (ADK's Agent Config), tried after the code entry files. */
@@ -14,9 +14,10 @@ export function isConfigEntry(file: string): boolean {
 /**
  * Builds the agent of a `root_agent.yaml` with @adk/config (an optional peer, loaded only for YAML
  * apps). Code it references (`my_app.tools.get_weather`) may be TypeScript. Errors are
- * AgentLoadErrors whose message is the config error's: file, YAML path, expected and found.
+ * AgentLoadErrors whose message is the config error's: file, YAML path, expected and found. With a
+ * `version` (a reloadable loader), the modules it names load as fresh copies, like a code app's.
  */
-export async function loadConfigAgent(file: string): Promise<BaseAgent> {
+export async function loadConfigAgent(file: string, version?: number): Promise<BaseAgent> {
   let config: typeof import('@adk/config');
   try {
     config = await import('@adk/config');
@@ -31,7 +32,7 @@ export async function loadConfigAgent(file: string): Promise<BaseAgent> {
       appRoot: dirname(file),
       importModule: async (module) => {
         await enableTypeScript();
-        return (await import(pathToFileURL(module).href)) as Record<string, unknown>;
+        return (await import(moduleUrl(module, version))) as Record<string, unknown>;
       },
     });
   } catch (error) {
