@@ -1,7 +1,16 @@
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter } from 'yaml';
 import { AgentConfigError } from './errors.js';
 
 export type YamlPathSegment = string | number;
+
+type YamlModule = typeof import('yaml');
+let yamlModule: YamlModule | undefined;
+// Loaded on first parse, not when the package is imported (it is most of this package's import time).
+function yaml(): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yamlModule;
+}
 
 /** Formats path segments the way errors show them: `tools[1].args.agent`. */
 export function formatYamlPath(path: readonly YamlPathSegment[]): string {
@@ -18,12 +27,13 @@ export function formatYamlPath(path: readonly YamlPathSegment[]): string {
 export class YamlSource {
   readonly file: string;
   readonly data: unknown;
-  private readonly document: ReturnType<typeof parseDocument>;
+  private readonly document: Document.Parsed;
   private readonly lines: LineCounter;
 
   constructor(file: string, text: string) {
     this.file = file;
-    this.lines = new LineCounter();
+    const { LineCounter: Lines, parseDocument } = yaml();
+    this.lines = new Lines();
     this.document = parseDocument(text, { lineCounter: this.lines, prettyErrors: true, uniqueKeys: true });
     const [first] = this.document.errors;
     if (first) {
@@ -62,7 +72,7 @@ export class YamlSource {
   position(path: readonly YamlPathSegment[]): { line?: number; column?: number } {
     for (let depth = path.length; depth >= 0; depth--) {
       const node = depth === 0 ? this.document.contents : this.document.getIn(path.slice(0, depth), true);
-      if (isNode(node) && node.range) {
+      if (yaml().isNode(node) && node.range) {
         const pos = this.lines.linePos(node.range[0]);
         return { line: pos.line, column: pos.col };
       }
