@@ -25,6 +25,7 @@ export * from './flow/confirmation.js';
 export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
+export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
 export * from './flow/transfer.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
@@ -36,6 +37,16 @@ export * from './plugins/plugin-manager.js';
 export * from './runner/facade.js';
 export * from './runner/in-memory-runner.js';
 export * from './runner/runner.js';
+export * from './runs/in-memory-run-store.js';
+export { INTERRUPTED_CALL_ERROR } from './runs/recovery.js';
+export {
+  type RunEventsOptions,
+  RunManager,
+  type RunTiming,
+  type RunWorker,
+  type WorkerOptions,
+} from './runs/run-manager.js';
+export * from './runs/run-store.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';
@@ -63,3 +74,45 @@ export {
   type SchemaLike,
   type ZodModule,
 } from './utils/zod.js';
+export { AgentNode, inputText } from './workflow/agent-node.js';
+export {
+  BaseNode,
+  type BaseNodeConfig,
+  type BaseNodeOptions,
+  isBaseNode,
+  START,
+} from './workflow/base-node.js';
+export * from './workflow/errors.js';
+export * from './workflow/function-node.js';
+export {
+  type ChainElement,
+  DEFAULT_ROUTE,
+  Edge,
+  type EdgeItem,
+  Graph,
+  type GraphEdge,
+  type RoutingMap,
+} from './workflow/graph.js';
+export { JoinNode } from './workflow/join-node.js';
+export { type NodeLike, type NodeOptions, node } from './workflow/node.js';
+export { NodeContext, type NodeResult, type RunNodeOptions } from './workflow/node-context.js';
+export { ParallelWorker, type ParallelWorkerOptions } from './workflow/parallel-worker.js';
+export {
+  isRequestInput,
+  REQUEST_INPUT,
+  REQUEST_INPUT_FUNCTION_CALL_NAME,
+  RequestInput,
+  type RequestInputParams,
+  type ResponseSchema,
+} from './workflow/request-input.js';
+export type { ErrorClass, RetryConfig } from './workflow/retry-config.js';
+export { ToolNode } from './workflow/tool-node.js';
+export {
+  agentOfNode,
+  isWorkflow,
+  type OutputSchema,
+  SubWorkflowNode,
+  Workflow,
+  type WorkflowConfig,
+  type WorkflowOptions,
+} from './workflow/workflow.js';

@@ -254,10 +254,12 @@ export class SqlSessionService extends SqlStore implements SessionService {
         where app_name = ${appName} and user_id = ${userId} and id = ${sessionId}
           and updated_at = ${f.time(microsFromMs(session.lastUpdateTime))}`;
     const e = persisted;
+    // Workflow fields only when the event has them: other events keep the statement they had.
+    const workflow = e.output !== undefined || e.nodeInfo !== undefined;
     const columns = sql`(id, app_name, user_id, session_id, seq, invocation_id, author, branch,
           "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
           error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-          long_running_tool_ids)`;
+          long_running_tool_ids${workflow ? sql`, output, node_info` : sql``})`;
     const values = sql`${e.id}, ${appName}, ${userId}, ${sessionId},
           (select coalesce(max(seq), 0) + 1 from ${this.events}
             where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
@@ -269,7 +271,12 @@ export class SqlSessionService extends SqlStore implements SessionService {
           ${optionalJson(f, e.usageMetadata, `usageMetadata of event ${e.id}`)},
           ${optionalJson(f, e.citationMetadata, `citationMetadata of event ${e.id}`)},
           ${optionalJson(f, e.groundingMetadata, `groundingMetadata of event ${e.id}`)},
-          ${f.textArray(e.longRunningToolIds)}`;
+          ${f.textArray(e.longRunningToolIds)}${
+            workflow
+              ? sql`, ${optionalJson(f, e.output, `output of event ${e.id}`)},
+          ${optionalJson(f, e.nodeInfo, `nodeInfo of event ${e.id}`)}`
+              : sql``
+          }`;
     const key = { appName, userId, sessionId };
     if (this.family === 'postgres' && !hasKeys(split.app) && !hasKeys(split.user)) {
       // One statement, one round trip: the update and the insert commit together or not at all (a
@@ -429,7 +436,8 @@ export class SqlSessionService extends SqlStore implements SessionService {
         ${f.jsonText(sql`custom_metadata`)} as custom_metadata, ${f.jsonText(sql`usage_metadata`)} as usage_metadata,
         ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
         ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
-        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids`;
+        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids,
+        ${f.jsonText(sql`output`)} as output, ${f.jsonText(sql`node_info`)} as node_info`;
   }
 
   private toSession(row: SessionRow, events: Event[]): Session {

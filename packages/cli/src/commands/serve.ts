@@ -11,6 +11,7 @@ import { builderRoutes } from './builder-routes.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
 import { reloadRoutes } from './reload-route.js';
+import { requireSharedDatabase, spawnWorkers, stopWorkers } from './worker.js';
 
 export interface ServeOptions {
   host: string;
@@ -21,6 +22,8 @@ export interface ServeOptions {
   dataDir?: string;
   a2a: boolean;
   logRequests?: boolean;
+  /** `api_server --workers N`: background runs go to workers through Postgres; N started here. */
+  workers?: number;
   /** Watch the agents folder and reload changed apps (`--reload` / `--no-reload`). */
   reload?: boolean;
 }
@@ -82,8 +85,12 @@ export async function serve(
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
+  const queue = options.workers !== undefined;
+  if (queue) requireSharedDatabase('--workers');
   const server = await createAdkServer({
     apps: loader,
+    // With workers, this instance queues background runs and leaves claiming (and recovery) to them.
+    ...(queue ? { execution: 'queue' as const, runWorker: false } : {}),
     dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(databasePoolSize ? { databasePoolSize } : {}),
@@ -127,6 +134,8 @@ export async function serve(
   log(`Apps (${apps.length}) from ${agentsDir}: ${apps.join(', ') || 'none found'}`);
   log(`Model: ${describeModelChoice().description}`);
   log(`Sessions: ${server.storage}`);
+  const workers = queue ? spawnWorkers(options.workers ?? 0, agentsDir, options.dataDir) : [];
+  if (queue) log(`Background runs: queued for workers (${workers.length} started here)`);
   const watcher = reload ? await watchApps(loader) : undefined;
   if (watcher) {
     await watcher.ready;
@@ -145,7 +154,7 @@ export async function serve(
       process.stdout.write(`\nStopping (${signal})…\n`);
       void watcher?.close();
       // Closes the HTTP listener and then the server: runs get the grace period, stores close.
-      listening.close().then(
+      Promise.all([listening.close(), stopWorkers(workers)]).then(
         () => {
           process.stdout.write('Stopped.\n');
           done();

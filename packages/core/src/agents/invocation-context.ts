@@ -25,6 +25,13 @@ export interface InvocationShared {
    * the one it runs down to the paused one (docs/architecture.md §5.3); cleared once reached.
    */
   resumePath?: BaseAgent[] | undefined;
+  /**
+   * The invocation continues after the process that ran it stopped (crash recovery): its events so
+   * far are in the session, and calls it started without an answer are settled first.
+   */
+  recovering?: boolean;
+  /** Time this invocation has waited to retry model calls the vendor refused for now (ms). */
+  modelRetryWaitMs?: number;
   /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */
   authAnswers?: Map<string, AuthConfig>;
   /** The same answers by the id of the tool call they resume. */
@@ -135,7 +142,12 @@ export class InvocationContext {
       >
     >,
   ): InvocationContext {
-    return new InvocationContext({ ...this, ...changes });
+    // Copied from this context (one shape) rather than from a spread literal (a new shape per
+    // caller): this runs several times per turn.
+    const next = new InvocationContext(this);
+    Object.assign(next, changes);
+    if (next.scope === undefined) (next as { scope: { ended: boolean } }).scope = next.shared;
+    return next;
   }
 
   /** Whether this invocation (or this context's parallel branch) has ended. */

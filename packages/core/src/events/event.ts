@@ -42,6 +42,21 @@ export type EventActions = {
   /** A workflow agent's own state when the run paused inside it (e.g. a LoopAgent's iteration). */
   agentState?: Record<string, unknown>;
   compaction?: EventCompaction;
+  /** The route(s) a workflow node took: edges with a matching route fire (see Workflow). */
+  route?: RouteValue | RouteValue[];
+};
+
+/** A value a workflow node routes by (`ctx.route`), matched against routing-map keys as text. */
+export type RouteValue = string | number | boolean;
+
+/** Where in a workflow an event comes from (the adk-python / adk-go wire shape). */
+export type NodeInfo = {
+  /** The node run that produced the event: `workflow@runId/node@runId`, nested with `/`. */
+  path: string;
+  /** Node runs whose output this event carries (the node itself, then ancestors it stands in for). */
+  outputFor?: string[];
+  /** The event's text content is the node's output (an agent's reply). */
+  messageAsOutput?: boolean;
 };
 
 export type Event = {
@@ -64,6 +79,10 @@ export type Event = {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   longRunningToolIds?: string[];
+  /** A workflow node's output (any JSON value). */
+  output?: unknown;
+  /** Set on every event a workflow node produces. */
+  nodeInfo?: NodeInfo;
   /**
    * Live sessions: a chunk (partial) or the finished text of the user's speech. Only on the live
    * stream: the stored record of a finished transcription is its `content` text.
@@ -151,6 +170,7 @@ export function hasActions(actions: EventActions): boolean {
       actions.requestedToolConfirmations ||
       actions.requestedAuthConfigs ||
       actions.endOfAgent ||
-      actions.compaction,
+      actions.compaction ||
+      actions.route !== undefined,
   );
 }

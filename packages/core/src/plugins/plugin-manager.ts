@@ -4,11 +4,13 @@ import type { Event } from '../events/event.js';
 import type { LlmResponse } from '../models/llm.js';
 import type {
   AfterModelArgs,
+  AfterNodeArgs,
   AfterToolArgs,
   AgentErrorArgs,
   AgentHookArgs,
   AgentHooks,
   BeforeModelArgs,
+  BeforeNodeArgs,
   BeforeToolArgs,
   ModelErrorArgs,
   Plugin,
@@ -26,6 +28,8 @@ export class PluginError extends AdkError {
     });
   }
 }
+
+const NO_RESULT: Promise<undefined> = Promise.resolve(undefined);
 
 type HookName = keyof AgentHooks | 'onUserMessage' | 'beforeRun' | 'afterRun' | 'onEvent' | 'onAgentError';
 
@@ -98,7 +102,12 @@ export class PluginManager {
   }
 
   /** First non-undefined result of `hook` across plugins, or undefined. */
-  async first<R>(hook: HookName, args: unknown): Promise<R | undefined> {
+  first<R>(hook: HookName, args: unknown): Promise<R | undefined> {
+    // Called several times per step: no async frame when there is nothing to call.
+    return this.plugins.length === 0 ? NO_RESULT : this.firstOf<R>(hook, args);
+  }
+
+  private async firstOf<R>(hook: HookName, args: unknown): Promise<R | undefined> {
     for (const p of this.plugins) {
       const fn = p[hook] as ((a: unknown) => unknown) | undefined;
       if (!fn) continue;
@@ -159,6 +168,14 @@ export class PluginManager {
   }
   onToolError(args: ToolErrorArgs) {
     return this.first<Record<string, unknown>>('onToolError', args);
+  }
+  /** A value from a plugin becomes the node's output; the node does not run. */
+  beforeNode(args: BeforeNodeArgs) {
+    return this.first<unknown>('beforeNode', args);
+  }
+  /** A value from a plugin replaces the node's output. */
+  afterNode(args: AfterNodeArgs) {
+    return this.first<unknown>('afterNode', args);
   }
   onAgentError(args: AgentErrorArgs) {
     return this.first<Content>('onAgentError', args);

@@ -16,7 +16,13 @@ import {
   NotFoundError,
 } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
-import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
+import {
+  createEvent,
+  type Event,
+  eventFunctionCalls,
+  eventFunctionResponses,
+  isFinalResponse,
+} from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
@@ -24,12 +30,28 @@ import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
+import { InMemoryRunStore } from '../runs/in-memory-run-store.js';
+import {
+  type RunEventsOptions,
+  RunManager,
+  type RunTiming,
+  type RunWorker,
+  type WorkerOptions,
+} from '../runs/run-manager.js';
+import type {
+  ListRunsParams,
+  ListRunsResult,
+  MultitaskStrategy,
+  RunRecord,
+  RunStore,
+} from '../runs/run-store.js';
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
+import { Workflow } from '../workflow/workflow.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -48,6 +70,22 @@ export interface RunnerOptions {
   concurrentRuns?: 'queue' | 'reject';
   /** Context compression for every LlmAgent that has none of its own. */
   contextCompression?: ContextCompressor | ContextCompressor[];
+  /** Where run records live (default: in memory; `@adk/session-sql` keeps them beside the sessions). */
+  runStore?: RunStore;
+  /** This process's name in run records (default: a new id per Runner). */
+  instanceId?: string;
+  /**
+   * A run started on a session that has one queued or running (default: `enqueue`, or `reject`
+   * with `concurrentRuns: 'reject'`); a run's own `multitaskStrategy` wins.
+   */
+  multitaskStrategy?: MultitaskStrategy;
+  /** How often runs on a shared run store check for cancel requests and record a heartbeat. */
+  runTiming?: RunTiming;
+  /**
+   * Where `startRun` runs execute: in this process (`local`, default), or by whichever worker
+   * claims them from the run store (`queue`: see `startWorker`, `adk worker`).
+   */
+  execution?: 'local' | 'queue';
 }
 
 export interface RunParams {
@@ -60,6 +98,14 @@ export interface RunParams {
   runConfig?: RunConfig;
   signal?: AbortSignal;
   invocationId?: string;
+  /** Double-texting: what to do when the session already has a run (see RunnerOptions). */
+  multitaskStrategy?: MultitaskStrategy;
+  /**
+   * Continue the invocation `invocationId` from its events in the session (crash recovery): the
+   * message is not committed again, finished model and tool steps are not repeated, and calls it
+   * started without an answer are re-run only for idempotent tools.
+   */
+  recover?: boolean;
 }
 
 export interface RunLiveParams {
@@ -83,6 +129,12 @@ interface ExclusiveParams {
 }
 
 /**
+ * A run started to go on in the background (`Runner.startRun`). Its `signal` is for the host (a
+ * server shutting down), not a client: a background run outlives the request that started it.
+ */
+export type StartRunParams = RunParams;
+
+/**
  * Turns a user message into a stream of events (docs/architecture.md §4.1). Each event is yielded as it is produced;
  * every non-partial event is committed to the session service before it is yielded.
  */
@@ -98,7 +150,12 @@ export class Runner {
   private readonly autoCreateSession: boolean;
   private readonly concurrentRuns: 'queue' | 'reject';
   private readonly contextCompression: ContextCompressor[] | undefined;
+  /** Whether the agent tree holds a graph Workflow (else no run pays for workflow resumes). */
+  private readonly hasWorkflow: boolean;
   private readonly running = new Map<string, Promise<void>>();
+  /** Run records: status, cancel from anywhere, double-texting, tails. */
+  readonly runs: RunManager;
+  private readonly execution: 'local' | 'queue';
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -112,14 +169,141 @@ export class Runner {
     this.models = options.models ?? defaultModelRegistry;
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
+    this.hasWorkflow = false;
+    for (const a of this.agent.descendantsAndSelf()) if (a instanceof Workflow) this.hasWorkflow = true;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
+    this.execution = options.execution ?? 'local';
+    this.runs = new RunManager(
+      this.appName,
+      options.runStore ?? new InMemoryRunStore(),
+      this.sessionService,
+      options.instanceId ?? `runner-${newId()}`,
+      options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
+      options.runTiming,
+    );
+    if (this.hasWorkflow) {
+      // The run record needs the invocation id before the run starts: an answer to a paused
+      // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).
+      this.runs.invocationIdFor = async (params) => {
+        if (!params.newMessage?.parts.some((p) => p.functionResponse)) return undefined;
+        const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
+        const session = await this.sessionService.getSession(key);
+        return session && this.pausedWorkflowInvocation(session, params.newMessage);
+      };
+    }
   }
 
-  /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
+  /**
+   * Runs one invocation as a run (it gets a run record, see `getRun`). Iterate the result to drive
+   * it; stopping early ends it cleanly and cancels it.
+   */
   run(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    return this.exclusive(params, () => this.runExclusive(params));
+    return this.runs.execute(params, this.runBody);
   }
+
+  /**
+   * Starts a run that goes on without the caller (a background run) and resolves once its record
+   * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
+   */
+  async startRun(params: StartRunParams): Promise<RunRecord> {
+    const local = this.execution === 'local';
+    const record = await this.runs.admit(params, true, local);
+    if (local) void drain(this.runs.execute(params, this.runBody, record));
+    return { ...record };
+  }
+
+  /**
+   * Executes runs nobody executes — queued with `execution: 'queue'`, or left `running`/`queued`
+   * by a process that stopped heartbeating — claiming them from the run store (on Postgres, several
+   * workers claim without overlap). Each resumes from its events: finished model calls and tool
+   * results are not repeated; a call that started without an answer runs again only for an
+   * idempotent tool. `stop()` stops claiming (runs already started go on).
+   */
+  startWorker(options?: WorkerOptions): RunWorker {
+    return this.runs.startWorker((record) => void this.resumeRun(record), options);
+  }
+
+  /**
+   * Claims and resumes, once, every run left unfinished by a process that stopped (their owner's
+   * heartbeat older than `staleAfterMs`, default 0: any other owner), e.g. at start-up of a
+   * single-process store (PGlite, SQLite). Resolves with the records it took over.
+   */
+  async recoverRuns(options: { staleAfterMs?: number } = {}): Promise<RunRecord[]> {
+    const taken: RunRecord[] = [];
+    for (
+      let record = await this.runs.claim(options.staleAfterMs ?? 0);
+      record;
+      record = await this.runs.claim(options.staleAfterMs ?? 0)
+    ) {
+      taken.push(record);
+      void this.resumeRun(record);
+    }
+    return taken;
+  }
+
+  /**
+   * Executes a run this process claimed (see `RunStore.claimRun`) in the background, continuing its
+   * invocation from the log; resolves when it has ended (its record says how).
+   */
+  async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
+    const session = await this.sessionService.getSession(key);
+    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
+    // a late answer: the run ends failed, and its events so far stay as they are.
+    if (session && supersededAt(session.events, record.invocationId)) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: {
+            code: 'INTERRUPTED',
+            message: 'The process running it stopped, and later runs of the session went on without it',
+          },
+        },
+      );
+      return;
+    }
+    const { newMessage, stateDelta, runConfig } = record.input;
+    const params: RunParams = {
+      userId: record.userId,
+      sessionId: record.sessionId,
+      invocationId: record.invocationId,
+      ...(newMessage ? { newMessage } : {}),
+      ...(stateDelta ? { stateDelta } : {}),
+      ...(runConfig ? { runConfig } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      recover: true,
+    };
+    return drain(this.runs.execute(params, this.runBody, record));
+  }
+
+  /** A run of this app by id (undefined when unknown). */
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.get(runId);
+  }
+
+  /** Cancels a run wherever it executes; resolves with its record once it has stopped here (undefined: unknown). */
+  cancelRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.cancel(runId);
+  }
+
+  /** Runs of this app, newest first, by user, session and status. */
+  listRuns(params: Omit<ListRunsParams, 'appName'> = {}): Promise<ListRunsResult> {
+    return this.runs.list(params);
+  }
+
+  /**
+   * A run's events: stored ones (after `options.after`), then live ones until the run has finished;
+   * the generator's return value is the run's final record.
+   */
+  runEvents(runId: string, options?: RunEventsOptions): AsyncGenerator<Event, RunRecord, undefined> {
+    return this.runs.events(runId, options);
+  }
+
+  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
+    this.exclusive(params, () => this.runExclusive(params), started);
 
   /**
    * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
@@ -138,6 +322,7 @@ export class Runner {
   private async *exclusive(
     params: ExclusiveParams,
     body: () => AsyncGenerator<Event, void, undefined>,
+    started?: () => Promise<void>,
   ): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
@@ -150,12 +335,13 @@ export class Runner {
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const chained = (previous ?? Promise.resolve()).then(() => mine);
+    const chained = previous ? previous.then(() => mine) : mine;
     this.running.set(key, chained);
     let lock: RunLock | undefined;
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
+      await started?.();
       yield* body();
     } finally {
       await lock?.release().catch(() => undefined);
@@ -194,8 +380,11 @@ export class Runner {
   }
 
   private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    await Promise.all([loadTelemetry(), loadZod()]);
-    await this.pluginManager.init();
+    if (!optionalModulesLoaded) {
+      await Promise.all([loadTelemetry(), loadZod()]);
+      optionalModulesLoaded = true;
+    }
+    if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
     // The run's own signal: the caller's, and aborted when the run ends in any way (including a
     // caller that stops iterating), so no model call or tool keeps running behind it.
@@ -205,7 +394,13 @@ export class Runner {
     else params.signal?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     let afterRunDone = false;
-    const invocationId = params.invocationId ?? `e-${newId()}`;
+    // Answers to a paused workflow continue its invocation: the workflow re-walks its graph from
+    // that invocation's events (docs/decisions/0012-workflow-resume.md). A run's record has chosen
+    // it already (RunManager.invocationIdFor).
+    const invocationId =
+      params.invocationId ??
+      (this.hasWorkflow ? this.pausedWorkflowInvocation(session, params.newMessage) : undefined) ??
+      `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
       [GenAi.conversationId]: session.id,
       [GenAi.agentName]: this.agent.name,
@@ -216,8 +411,11 @@ export class Runner {
     const shared: InvocationShared = { llmCalls: 0, ended: false, tempState: {} };
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    const taken = params.newMessage ? takeAuthAnswers(params.newMessage) : undefined;
+    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
+    const recovered = params.recover ? recoveryPoint(session.events, invocationId) : undefined;
+    const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
     if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
+    if (recovered) shared.recovering = true;
     let ctx = new InvocationContext({
       invocationId,
       appName: this.appName,
@@ -233,7 +431,7 @@ export class Runner {
       signal,
       agent: this.agent,
       rootAgent: this.agent,
-      userContent: taken?.message,
+      userContent: recovered ? recovered.userContent : taken?.message,
       shared,
       trace,
       contextCompression: this.contextCompression,
@@ -242,29 +440,34 @@ export class Runner {
     try {
       let message = taken?.message;
       if (message) {
-        message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
-        ctx = new InvocationContext({ ...ctx, userContent: message });
+        if (!this.pluginManager.isEmpty) {
+          message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
+          ctx = new InvocationContext({ ...ctx, userContent: message });
+        }
         const userEvent = createEvent({
           invocationId,
           author: 'user',
           content: message,
           actions: { stateDelta: { ...params.stateDelta } },
         });
-        yield await this.commit(ctx, userEvent);
-      } else if (params.stateDelta && Object.keys(params.stateDelta).length > 0) {
+        yield this.commit(ctx, userEvent);
+      } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
           createEvent({ invocationId, author: 'user', actions: { stateDelta: params.stateDelta } }),
         );
       }
 
-      const halt = await this.pluginManager.beforeRun({ context: ctx });
-      if (halt) {
+      const halt = recovered ? undefined : await this.pluginManager.beforeRun({ context: ctx });
+      if (recovered?.finished) {
+        // It had answered before its process stopped: nothing is run again.
+      } else if (halt) {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
-        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
+        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared, this.hasWorkflow);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
-          yield await this.commit(ctx, event);
+          // `yield` awaits the commit (and throws here if it fails): no second await.
+          yield this.commit(ctx, event);
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
@@ -442,11 +645,26 @@ export class Runner {
     return this.agent;
   }
 
+  /** The invocation a message of function responses resumes, when the calls came from inside a Workflow. */
+  private pausedWorkflowInvocation(session: Session, message: Content | undefined): string | undefined {
+    if (!message?.parts.some((p) => p.functionResponse)) return undefined;
+    const ids = new Set(eventFunctionResponses({ content: message } as Event).map((r) => r.id));
+    const events = session.events;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i] as Event;
+      if (!eventFunctionCalls(event).some((c) => ids.has(c.id))) continue;
+      const agent = this.agent.findAgent(event.author);
+      return agent && outermostWorkflow(agent) ? event.invocationId : undefined;
+    }
+    return undefined;
+  }
+
   /**
    * Releases what the runner owns: every toolset of the agent tree (MCP sessions, connections),
    * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
    */
   async close(): Promise<void> {
+    this.runs.close();
     const errors: unknown[] = [];
     for (const toolset of ownedToolsets(this.agent)) {
       try {
@@ -491,7 +709,9 @@ function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
  * An agent below Sequential/Loop agents is run through them, so that the workflow goes on after it
  * (ADK's resumable invocations; docs/architecture.md §5.3). Returns the agent to start.
  */
-function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): BaseAgent {
+function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasWorkflow: boolean): BaseAgent {
+  // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
+  const agent = (hasWorkflow && outermostWorkflow(found)) || found;
   const path = [agent];
   for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
     path.unshift(a);
@@ -499,6 +719,16 @@ function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): Bas
   shared.resumePath = path;
   return path[0] as BaseAgent;
 }
+
+/** The outermost Workflow among the agent and its ancestors. */
+function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
+  let found: Workflow | undefined;
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (a instanceof Workflow) found = a;
+  return found;
+}
+
+/** Telemetry and zod are loaded before the first run (each load is then a no-op). */
+let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = new CancelledError('The run has ended');
@@ -542,4 +772,48 @@ function mayBeReturnedTo(agent: BaseAgent): boolean {
     if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
   }
   return true;
+}
+
+/**
+ * Where a recovered invocation stands: its user content, and whether its last event already
+ * answered (then nothing runs again). Undefined when the log has none of its events yet.
+ */
+function recoveryPoint(
+  events: readonly Event[],
+  invocationId: string,
+): { userContent: Content | undefined; finished: boolean } | undefined {
+  let userContent: Content | undefined;
+  let last: Event | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId !== invocationId) {
+      if (last) break;
+      continue;
+    }
+    last ??= event;
+    if (event.author === 'user' && event.content && !eventFunctionResponses(event).length)
+      userContent = event.content;
+  }
+  if (!last) return undefined;
+  const finished =
+    last.author !== 'user' && !last.errorCode && isFinalResponse(last) && !last.longRunningToolIds?.length;
+  return { userContent, finished };
+}
+
+/** Drives a background run to its end; its record says how it ended. */
+async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
+  try {
+    for await (const _ of events);
+  } catch {
+    // Recorded on the run.
+  }
+}
+
+/** Whether events of another invocation follow the last event of `invocationId` in the log. */
+function supersededAt(events: readonly Event[], invocationId: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId === invocationId) return i < events.length - 1;
+  }
+  return false;
 }

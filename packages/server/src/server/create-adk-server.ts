@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   type ArtifactService,
   type BaseAgent,
@@ -5,6 +7,8 @@ import {
   describeError,
   isAdkError,
   type MemoryService,
+  type MultitaskStrategy,
+  newId,
   type Plugin,
   Runner,
   type SessionService,
@@ -13,6 +17,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { checkRequestOrigin, checkToken, originAllowed } from '../http/guard.js';
+import { LiveSockets } from '../live/live-sockets.js';
 import { A2aMounts, a2aRoutes } from '../routes/a2a.js';
 import { appRoutes } from '../routes/apps.js';
 import { artifactRoutes } from '../routes/artifacts.js';
@@ -21,6 +26,7 @@ import { debugRoutes } from '../routes/debug.js';
 import { devRoutes } from '../routes/dev.js';
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
+import { runsRoutes } from '../routes/runs.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
@@ -30,6 +36,7 @@ import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
 import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
 import { RunTracker } from './run-tracker.js';
+import { type ServerRunWorkerOptions, startServerRunWorker } from './run-worker.js';
 import { openStores } from './stores.js';
 
 export interface AdkServerOptions {
@@ -69,6 +76,28 @@ export interface AdkServerOptions {
   a2a?: boolean;
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
+  /**
+   * `/run_live` pings each client this often (ms) and drops one that did not answer the previous
+   * ping, ending its run and model connection. Default 30 000.
+   */
+  liveHeartbeatMs?: number;
+  /**
+   * Double-texting: a run started on a session that already has one queued or running waits for
+   * it (`enqueue`, the default), fails with 409 (`reject`) or cancels it (`interrupt`). One value
+   * for every app, or one per app name; a request's `multitaskStrategy` wins.
+   */
+  multitaskStrategy?: MultitaskStrategy | Record<string, MultitaskStrategy>;
+  /**
+   * Where background runs (`POST …/runs`) execute: in this process (`local`, default), or by a
+   * worker that claims them from the database (`queue`; `adk api_server --workers N`, `adk worker`).
+   */
+  execution?: 'local' | 'queue';
+  /**
+   * Claim and execute runs nobody executes — queued ones (with `execution: 'queue'` somewhere) and
+   * ones whose process stopped (crash recovery, resumed from the event log). Default: on when the
+   * sessions are in SQL, polling every second; `false` turns it off.
+   */
+  runWorker?: boolean | ServerRunWorkerOptions;
   /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
   shutdownGraceMs?: number;
   /** Where the server's own lines go. Default: warnings and errors to stderr. */
@@ -91,9 +120,22 @@ export interface AdkServer {
   close(): Promise<void>;
   /** Where sessions are stored (database URL with the password hidden, or the service's class). */
   readonly storage: string;
+  /**
+   * The WebSocket routes (`GET /run_live`): hand it the Node HTTP server's `upgrade` events
+   * (`listenAdkServer` does). Other paths are answered with a 404.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+
+function strategyFor(
+  option: AdkServerOptions['multitaskStrategy'],
+  appName: string,
+): { multitaskStrategy?: MultitaskStrategy } {
+  const strategy = typeof option === 'string' ? option : option?.[appName];
+  return strategy ? { multitaskStrategy: strategy } : {};
+}
 /** Liveness and readiness probes: answered whatever the Host header, without the token. */
 const PROBE_PATHS = new Set(['/health', '/ready']);
 
@@ -163,6 +205,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (tracing?.collecting && options.tracePayloads !== false)
     plugins.unshift(modelPayloadPlugin(tracing.store));
 
+  // One owner name for every app's runner of this process (run records, claims, heartbeats).
+  const instanceId = `server-${newId()}`;
   const apps = new AppRegistry(
     options.apps,
     (appName, agent) =>
@@ -172,10 +216,25 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         sessionService: stores.sessionService,
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
+        ...(stores.runStore ? { runStore: stores.runStore } : {}),
+        instanceId,
+        ...(options.execution ? { execution: options.execution } : {}),
         plugins,
+        ...strategyFor(options.multitaskStrategy, appName),
       }),
   );
   const runs = new RunTracker();
+  const worker =
+    stores.runStore && options.runWorker !== false
+      ? startServerRunWorker(
+          stores.runStore,
+          apps,
+          instanceId,
+          runs,
+          logger,
+          typeof options.runWorker === 'object' ? options.runWorker : {},
+        )
+      : undefined;
   const ctx: RouteContext = {
     bind: http?.bind,
     apps,
@@ -253,6 +312,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   appRoutes(app, ctx);
   sessionRoutes(app, ctx);
   runRoutes(app, ctx);
+  runsRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
   devRoutes(app, ctx);
@@ -260,9 +320,20 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (mounts) a2aRoutes(app, ctx, mounts);
   if (options.ui) uiRoutes(app, options.ui);
 
+  const live = new LiveSockets(ctx, {
+    allowedHosts,
+    allowedOrigins,
+    token,
+    maxPayload: bodyLimit,
+    heartbeatMs: options.liveHeartbeatMs ?? 30_000,
+  });
+
   const grace = options.shutdownGraceMs ?? 10_000;
   let closing: Promise<void> | undefined;
   const close = async () => {
+    // Live sessions last as long as the conversation: they are closed (1001), not waited for.
+    await live.close();
+    worker?.stop();
     await runs.drain(grace);
     await mounts?.close();
     for (const runner of await apps.loaded()) {
@@ -277,6 +348,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   return {
     storage: stores.location,
     fetch: async (request) => app.fetch(request),
+    handleUpgrade: (request, socket, head) => live.handleUpgrade(request, socket, head),
     close: () => {
       closing ??= close();
       return closing;
