@@ -93,5 +93,30 @@ export function checkAgentConfig(text: string, options: CheckAgentConfigOptions)
       relativePath(args.spec_path, [...at, 'args', 'spec_path']);
     else if (!tool.name.startsWith('google.adk.')) code(tool.name, [...at, 'name']);
   }
+  if (record.agent_class === 'Workflow' && Array.isArray(record.edges)) {
+    const node = (ref: unknown, path: YamlPathSegment[]) => {
+      if (typeof ref !== 'string' || ref === 'START') return;
+      if (/\.ya?ml$/i.test(ref)) relativePath(ref, path);
+      else code(ref.replace(/^\./, ''), path);
+    };
+    for (const [i, item] of (record.edges as unknown[]).entries()) {
+      if (Array.isArray(item)) {
+        for (const [j, element] of item.entries()) {
+          if (Array.isArray(element)) for (const [k, ref] of element.entries()) node(ref, ['edges', i, j, k]);
+          else if (element && typeof element === 'object') {
+            for (const [route, target] of Object.entries(element as Record<string, unknown>)) {
+              if (Array.isArray(target))
+                for (const [k, ref] of target.entries()) node(ref, ['edges', i, j, route, k]);
+              else node(target, ['edges', i, j, route]);
+            }
+          } else node(element, ['edges', i, j]);
+        }
+      } else if (item && typeof item === 'object') {
+        const edge = item as { from_node?: unknown; to_node?: unknown };
+        node(edge.from_node, ['edges', i, 'from_node']);
+        node(edge.to_node, ['edges', i, 'to_node']);
+      }
+    }
+  }
   return config;
 }

@@ -28,7 +28,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   AgentConfigError,
-  AgentConfigNotSupportedError,
   clearConfigReferences,
   ExampleTool,
   isConfigApp,
@@ -753,19 +752,6 @@ describe('errors name the file, the YAML path, what was expected and what was fo
       yamlPath: 'max_iterations',
       expected: />= 1/,
       found: /-1/,
-    });
-  });
-
-  it('Workflow is a typed "not supported yet" error', async () => {
-    const { root } = app({ 'root_agent.yaml': 'agent_class: Workflow\nname: wf\nedges: []\n' });
-    const error = await loadError(root);
-    expect(error).toBeInstanceOf(AgentConfigNotSupportedError);
-    expect(error.code).toBe('AGENT_CONFIG_NOT_SUPPORTED');
-    expectError(error, {
-      file: root,
-      yamlPath: 'agent_class',
-      expected: /not supported yet/,
-      found: /"Workflow"/,
     });
   });
 

@@ -6,11 +6,15 @@ import {
   type BaseAgentOptions,
   BaseTool,
   type Content,
+  DEFAULT_ROUTE,
   describeError,
+  Edge,
+  type EdgeItem,
   exitLoopTool,
   type GenerateConfig,
   googleSearch,
   isAdkError,
+  isBaseNode,
   LlmAgent,
   type LlmAgentOptions,
   LoopAgent,
@@ -23,6 +27,7 @@ import {
   SequentialAgent,
   type ToolUnion,
   urlContext,
+  Workflow,
 } from '@adk/core';
 import type { z } from 'zod';
 import { AgentConfigError, AgentConfigNotSupportedError, describeValue } from './errors.js';
@@ -46,6 +51,7 @@ import type {
   LlmAgentConfig,
   LoopAgentConfig,
   ToolConfig,
+  WorkflowConfig,
 } from './types.js';
 import { type YamlPathSegment, YamlSource } from './yaml-source.js';
 
@@ -80,8 +86,16 @@ export interface CustomAgentConfigContext {
   resolve(name: string): Promise<unknown>;
 }
 
-const BUILT_IN_CLASSES = ['LlmAgent', 'Agent', 'SequentialAgent', 'ParallelAgent', 'LoopAgent'] as const;
-const NOT_YET_CLASSES = new Set(['Workflow']);
+const BUILT_IN_CLASSES = [
+  'LlmAgent',
+  'Agent',
+  'SequentialAgent',
+  'ParallelAgent',
+  'LoopAgent',
+  'Workflow',
+] as const;
+// Valid agent classes this version cannot build yet.
+const NOT_YET_CLASSES = new Set<string>([]);
 const BUILT_IN_TOOL_NAMES = [
   'google_search',
   'url_context',
@@ -193,7 +207,9 @@ function validateConfig(source: YamlSource): AgentConfig {
           ? 'ParallelAgentConfig'
           : agentClass === 'SequentialAgent'
             ? 'SequentialAgentConfig'
-            : 'BaseAgentConfig';
+            : agentClass === 'Workflow'
+              ? 'WorkflowConfig'
+              : 'BaseAgentConfig';
   // A bare unknown class name may still be registered: it is resolved (or refused) when building.
   validateAgainst(definition, data, source);
   return data as AgentConfig;
@@ -272,8 +288,76 @@ class ConfigBuilder {
           () => new LoopAgent({ ...base, ...(typeof max === 'number' ? { maxIterations: max } : {}) }),
         );
       }
+      case 'Workflow':
+        return this.workflow(config as WorkflowConfig, base, source, loading);
       default:
         return this.customAgent(agentClass, config, base, source);
+    }
+  }
+
+  /**
+   * A Workflow: each node string becomes one node, the same string the same node everywhere in
+   * the edges (so `[START, a]` and `[a, b]` share `a`).
+   */
+  private async workflow(
+    config: WorkflowConfig,
+    base: BaseAgentOptions,
+    source: YamlSource,
+    loading: readonly string[],
+  ): Promise<BaseAgent> {
+    const nodes = new Map<string, unknown>();
+    const nodeOf = async (ref: string, path: YamlPathSegment[]): Promise<unknown> => {
+      if (ref === 'START') return 'START';
+      const key = /\.ya?ml$/i.test(ref) ? resolve(dirname(source.file), ref) : ref.replace(/^\./, '');
+      if (nodes.has(key)) return nodes.get(key);
+      let value: unknown;
+      if (/\.ya?ml$/i.test(ref)) value = await this.agentRef(ref, source, path, loading);
+      else {
+        value = await this.code.resolve(key, source, path);
+        const ok = typeof value === 'function' || isAgent(value) || isTool(value) || isBaseNode(value);
+        if (!ok)
+          throw source.error(
+            path,
+            'a node: a function, an agent, a tool or a BaseNode',
+            describeValue(value),
+          );
+      }
+      nodes.set(key, value);
+      return value;
+    };
+    const element = async (value: unknown, path: YamlPathSegment[]): Promise<unknown> => {
+      if (typeof value === 'string') return nodeOf(value, path);
+      if (Array.isArray(value)) return Promise.all(value.map((v, i) => nodeOf(v as string, [...path, i])));
+      const map: Record<string, unknown> = {};
+      for (const [route, target] of Object.entries(value as Record<string, unknown>)) {
+        const key = route === 'DEFAULT' || route === '__DEFAULT__' ? DEFAULT_ROUTE : route;
+        map[key] = Array.isArray(target)
+          ? await Promise.all(target.map((t, i) => nodeOf(t as string, [...path, route, i])))
+          : await nodeOf(target as string, [...path, route]);
+      }
+      return map;
+    };
+    const edges: EdgeItem[] = [];
+    for (const [i, item] of config.edges.entries()) {
+      if (Array.isArray(item)) {
+        const chain: unknown[] = [];
+        for (const [j, el] of item.entries()) chain.push(await element(el, ['edges', i, j]));
+        edges.push(chain as EdgeItem);
+      } else {
+        const from = await nodeOf(item.from_node, ['edges', i, 'from_node']);
+        const to = await nodeOf(item.to_node, ['edges', i, 'to_node']);
+        edges.push(new Edge(from as never, to as never, item.route ?? null));
+      }
+    }
+    const { subAgents: _none, ...rest } = base;
+    try {
+      return new Workflow({
+        ...rest,
+        edges,
+        ...(typeof config.max_concurrency === 'number' ? { maxConcurrency: config.max_concurrency } : {}),
+      });
+    } catch (error) {
+      throw source.error(['edges'], 'a valid workflow graph', `an error: ${describeError(error)}`, error);
     }
   }
 

@@ -62,4 +62,18 @@ export interface LoopAgentConfig extends BaseAgentConfig {
   max_iterations?: number | null;
 }
 
-export type AgentConfig = LlmAgentConfig | LoopAgentConfig | BaseAgentConfig;
+export type AgentConfig = LlmAgentConfig | LoopAgentConfig | WorkflowConfig | BaseAgentConfig;
+
+/** One element of a workflow chain: a node, a fan-out group, or a routing map. */
+export type ChainElementConfig = string | string[] | Record<string, string | string[]>;
+
+export interface EdgeConfig {
+  from_node: string;
+  to_node: string;
+  route?: string | number | boolean | (string | number | boolean)[] | null;
+}
+
+export interface WorkflowConfig extends BaseAgentConfig {
+  max_concurrency?: number | null;
+  edges: (ChainElementConfig[] | EdgeConfig)[];
+}

@@ -151,6 +151,7 @@ export const agentConfigJsonSchema = {
     ref('LoopAgentConfig'),
     ref('ParallelAgentConfig'),
     ref('SequentialAgentConfig'),
+    ref('WorkflowConfig'),
     ref('BaseAgentConfig'),
   ],
   $defs: {
@@ -285,6 +286,63 @@ export const agentConfigJsonSchema = {
         headers: nullable({ type: 'object', additionalProperties: { type: 'string' } }),
       },
       title: 'OpenAPIToolsetConfig',
+    },
+    WorkflowConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'The config of a Workflow (a graph of nodes). A node is START, an agent YAML file (relative to this one), or a dotted name of a function, agent, tool or node.',
+      properties: {
+        agent_class: agentClass('Workflow', 'Workflow.'),
+        name: baseAgentProperties.name,
+        description: baseAgentProperties.description,
+        before_agent_callbacks: baseAgentProperties.before_agent_callbacks,
+        after_agent_callbacks: baseAgentProperties.after_agent_callbacks,
+        max_concurrency: nullable({
+          type: 'integer',
+          minimum: 1,
+          description: 'Optional. How many nodes run at once.',
+        }),
+        edges: {
+          type: 'array',
+          description:
+            'Required. Chains (`[START, a, [b, c], { route: d, __DEFAULT__: e }]`) and explicit edges (`{ from_node, to_node, route }`).',
+          items: { anyOf: [{ type: 'array', items: ref('ChainElementConfig') }, ref('EdgeConfig')] },
+        },
+      },
+      required: ['name', 'edges'],
+      title: 'WorkflowConfig',
+    },
+    ChainElementConfig: {
+      description:
+        'A node (a string), a fan-out group (a list of nodes) or a routing map (route value → node or list of nodes; __DEFAULT__ for the rest).',
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', items: { type: 'string' } },
+        {
+          type: 'object',
+          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        },
+      ],
+      title: 'ChainElementConfig',
+    },
+    EdgeConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'One edge: from_node to to_node, taken when the route (a value or a list of values) matches.',
+      properties: {
+        from_node: { type: 'string' },
+        to_node: { type: 'string' },
+        route: {
+          anyOf: [
+            { type: ['string', 'number', 'boolean', 'null'] },
+            { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+          ],
+        },
+      },
+      required: ['from_node', 'to_node'],
+      title: 'EdgeConfig',
     },
     BaseAgentConfig: {
       type: 'object',
