@@ -254,6 +254,9 @@ describe.skipIf(unavailable)('web UI in Chromium against @adk/server', { timeout
     await page.getByText('Done: deleted').waitFor();
     await expect.poll(() => approve.count()).toBe(0);
     await shot('confirmation-approved');
+    // The answer shows before the run has ended (its record is finished, the stream closes): a
+    // message can be sent once it has.
+    await idle();
     // A rejection resumes the run too: the tool does not run and the model hears why.
     await send('delete it again');
     await page.getByRole('button', { name: 'Reject' }).click();
