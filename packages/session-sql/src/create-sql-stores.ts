@@ -4,6 +4,7 @@ import { migrateToLatest } from './schema/migrations.js';
 import { tablesFor } from './schema/tables.js';
 import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
+import { SqlRunStore } from './sql-run-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 
 export interface SqlStoresOptions extends KyselyFromUrlOptions {
@@ -27,6 +28,8 @@ export interface SqlStores {
   sessions: SqlSessionService;
   artifacts: SqlArtifactService;
   memory: SqlMemoryService;
+  /** Run records (`Runner`'s `runStore`), beside the sessions. */
+  runs: SqlRunStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -59,6 +62,7 @@ export async function createSqlStores(
     sessions,
     artifacts: new SqlArtifactService({ ...options.artifacts, ...shared }),
     memory: new SqlMemoryService({ ...options.memory, ...shared }),
+    runs: new SqlRunStore(shared),
     db,
     family,
     close() {

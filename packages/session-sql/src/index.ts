@@ -27,6 +27,7 @@ export {
   sessionMigrations,
   sessionMigrator,
 } from './schema/migrations.js';
+export { runMigrations, runTableFor } from './schema/run-migrations.js';
 export { storageMigrations } from './schema/storage-migrations.js';
 export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
@@ -42,5 +43,6 @@ export {
   SqlMemoryService,
   type SqlMemoryServiceOptions,
 } from './sql-memory-service.js';
+export { SqlRunStore, type SqlRunStoreOptions } from './sql-run-store.js';
 export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 export type { SqlStoreOptions } from './sql-store.js';

@@ -24,6 +24,15 @@ import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
+import { InMemoryRunStore } from '../runs/in-memory-run-store.js';
+import { type RunEventsOptions, RunManager, type RunTiming } from '../runs/run-manager.js';
+import type {
+  ListRunsParams,
+  ListRunsResult,
+  MultitaskStrategy,
+  RunRecord,
+  RunStore,
+} from '../runs/run-store.js';
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
@@ -48,6 +57,17 @@ export interface RunnerOptions {
   concurrentRuns?: 'queue' | 'reject';
   /** Context compression for every LlmAgent that has none of its own. */
   contextCompression?: ContextCompressor | ContextCompressor[];
+  /** Where run records live (default: in memory; `@adk/session-sql` keeps them beside the sessions). */
+  runStore?: RunStore;
+  /** This process's name in run records (default: a new id per Runner). */
+  instanceId?: string;
+  /**
+   * A run started on a session that has one queued or running (default: `enqueue`, or `reject`
+   * with `concurrentRuns: 'reject'`); a run's own `multitaskStrategy` wins.
+   */
+  multitaskStrategy?: MultitaskStrategy;
+  /** How often runs on a shared run store check for cancel requests and record a heartbeat. */
+  runTiming?: RunTiming;
 }
 
 export interface RunParams {
@@ -60,6 +80,8 @@ export interface RunParams {
   runConfig?: RunConfig;
   signal?: AbortSignal;
   invocationId?: string;
+  /** Double-texting: what to do when the session already has a run (see RunnerOptions). */
+  multitaskStrategy?: MultitaskStrategy;
 }
 
 export interface RunLiveParams {
@@ -83,6 +105,12 @@ interface ExclusiveParams {
 }
 
 /**
+ * A run started to go on in the background (`Runner.startRun`). Its `signal` is for the host (a
+ * server shutting down), not a client: a background run outlives the request that started it.
+ */
+export type StartRunParams = RunParams;
+
+/**
  * Turns a user message into a stream of events (docs/architecture.md §4.1). Each event is yielded as it is produced;
  * every non-partial event is committed to the session service before it is yielded.
  */
@@ -99,6 +127,8 @@ export class Runner {
   private readonly concurrentRuns: 'queue' | 'reject';
   private readonly contextCompression: ContextCompressor[] | undefined;
   private readonly running = new Map<string, Promise<void>>();
+  /** Run records: status, cancel from anywhere, double-texting, tails. */
+  readonly runs: RunManager;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -114,11 +144,62 @@ export class Runner {
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
+    this.runs = new RunManager(
+      this.appName,
+      options.runStore ?? new InMemoryRunStore(),
+      this.sessionService,
+      options.instanceId ?? `runner-${newId()}`,
+      options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
+      options.runTiming,
+    );
   }
 
-  /** Runs one invocation. Iterate the result to drive it; stopping early ends it cleanly. */
+  /**
+   * Runs one invocation as a run (it gets a run record, see `getRun`). Iterate the result to drive
+   * it; stopping early ends it cleanly and cancels it.
+   */
   run(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    return this.exclusive(params, () => this.runExclusive(params));
+    return this.runs.execute(params, this.runBody);
+  }
+
+  /**
+   * Starts a run that goes on without the caller (a background run) and resolves once its record
+   * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
+   */
+  async startRun(params: StartRunParams): Promise<RunRecord> {
+    const record = await this.runs.admit(params, true);
+    const events = this.runs.execute(params, this.runBody, record);
+    void (async () => {
+      try {
+        for await (const _ of events);
+      } catch {
+        // The run's record holds the failure.
+      }
+    })();
+    return { ...record };
+  }
+
+  /** A run of this app by id (undefined when unknown). */
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.get(runId);
+  }
+
+  /** Cancels a run wherever it executes; resolves with its record once it has stopped here (undefined: unknown). */
+  cancelRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.cancel(runId);
+  }
+
+  /** Runs of this app, newest first, by user, session and status. */
+  listRuns(params: Omit<ListRunsParams, 'appName'> = {}): Promise<ListRunsResult> {
+    return this.runs.list(params);
+  }
+
+  /**
+   * A run's events: stored ones (after `options.after`), then live ones until the run has finished;
+   * the generator's return value is the run's final record.
+   */
+  runEvents(runId: string, options?: RunEventsOptions): AsyncGenerator<Event, RunRecord, undefined> {
+    return this.runs.events(runId, options);
   }
 
   /**
@@ -134,10 +215,17 @@ export class Runner {
     return this.exclusive(common, () => this.runLiveExclusive(params));
   }
 
-  /** One run at a time per session: queued behind (or refused next to) a run in progress. */
+  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
+    this.exclusive(params, () => this.runExclusive(params), started);
+
+  /**
+   * One run at a time per session: queued behind (or refused next to) a run in progress; `started`
+   * is told once the run holds the session (after the in-process queue and the store's run lock).
+   */
   private async *exclusive(
     params: ExclusiveParams,
     body: () => AsyncGenerator<Event, void, undefined>,
+    started?: () => Promise<void>,
   ): AsyncGenerator<Event, void, undefined> {
     const key = `${params.userId}\u0000${params.sessionId}`;
     const previous = this.running.get(key);
@@ -156,6 +244,7 @@ export class Runner {
     try {
       if (previous) await waitOrAbort(previous, params.signal);
       lock = await this.acquireRunLock(params);
+      await started?.();
       yield* body();
     } finally {
       await lock?.release().catch(() => undefined);
@@ -447,6 +536,7 @@ export class Runner {
    * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
    */
   async close(): Promise<void> {
+    this.runs.close();
     const errors: unknown[] = [];
     for (const toolset of ownedToolsets(this.agent)) {
       try {

@@ -54,19 +54,24 @@ export const requestSchemas = lazyZod((z) => {
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
   const state = z.record(z.string(), jsonValue).transform((s) => s as Record<string, unknown>);
   const nullish = <T extends ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
+  const multitaskStrategy = z.enum(['reject', 'enqueue', 'interrupt']);
+  const runAgent = z.object({
+    appName: nullish(id),
+    userId: id,
+    sessionId: id,
+    newMessage: nullish(content.transform((c) => c as Content)),
+    streaming: nullish(z.boolean()),
+    stateDelta: nullish(state),
+    invocationId: nullish(id),
+    functionCallEventId: nullish(z.string()),
+    customMetadata: nullish(z.record(z.string(), jsonValue)),
+    multitaskStrategy: nullish(multitaskStrategy),
+  });
   return {
     id,
-    runAgent: z.object({
-      appName: nullish(id),
-      userId: id,
-      sessionId: id,
-      newMessage: nullish(content.transform((c) => c as Content)),
-      streaming: nullish(z.boolean()),
-      stateDelta: nullish(state),
-      invocationId: nullish(id),
-      functionCallEventId: nullish(z.string()),
-      customMetadata: nullish(z.record(z.string(), jsonValue)),
-    }),
+    runAgent,
+    /** `POST …/sessions/{session}/runs`: the body of `/run`; the path names app, user and session. */
+    startRun: runAgent.extend({ userId: nullish(id), sessionId: nullish(id) }),
     createSession: z.object({
       sessionId: nullish(id),
       state: nullish(state),

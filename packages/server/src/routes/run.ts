@@ -58,6 +58,7 @@ async function prepare(ctx: RouteContext, request: Request, streamingAllowed: bo
       ...(req.newMessage ? { newMessage: req.newMessage } : {}),
       ...(req.stateDelta ? { stateDelta: req.stateDelta } : {}),
       ...(req.invocationId ? { invocationId: req.invocationId } : {}),
+      ...(req.multitaskStrategy ? { multitaskStrategy: req.multitaskStrategy } : {}),
       runConfig,
       signal,
     },
@@ -149,7 +150,9 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       pending = Promise.resolve(first);
     } catch (error) {
       const mapped = missingSession(error, run);
-      if (isAdkError(mapped, 'NOT_FOUND')) {
+      // Refused before any event (no session; the session is busy and the run asked to be refused):
+      // an HTTP error, not a stream.
+      if (isAdkError(mapped, 'NOT_FOUND') || isAdkError(mapped, 'CONCURRENT_INVOCATION')) {
         finish();
         throw mapped;
       }

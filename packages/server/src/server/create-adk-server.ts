@@ -5,6 +5,7 @@ import {
   describeError,
   isAdkError,
   type MemoryService,
+  type MultitaskStrategy,
   type Plugin,
   Runner,
   type SessionService,
@@ -21,6 +22,7 @@ import { debugRoutes } from '../routes/debug.js';
 import { devRoutes } from '../routes/dev.js';
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
+import { runsRoutes } from '../routes/runs.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
@@ -69,6 +71,12 @@ export interface AdkServerOptions {
   a2a?: boolean;
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
+  /**
+   * Double-texting: a run started on a session that already has one queued or running waits for
+   * it (`enqueue`, the default), fails with 409 (`reject`) or cancels it (`interrupt`). One value
+   * for every app, or one per app name; a request's `multitaskStrategy` wins.
+   */
+  multitaskStrategy?: MultitaskStrategy | Record<string, MultitaskStrategy>;
   /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
   shutdownGraceMs?: number;
   /** Where the server's own lines go. Default: warnings and errors to stderr. */
@@ -94,6 +102,14 @@ export interface AdkServer {
 }
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+
+function strategyFor(
+  option: AdkServerOptions['multitaskStrategy'],
+  appName: string,
+): { multitaskStrategy?: MultitaskStrategy } {
+  const strategy = typeof option === 'string' ? option : option?.[appName];
+  return strategy ? { multitaskStrategy: strategy } : {};
+}
 /** Liveness and readiness probes: answered whatever the Host header, without the token. */
 const PROBE_PATHS = new Set(['/health', '/ready']);
 
@@ -172,7 +188,9 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         sessionService: stores.sessionService,
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
+        ...(stores.runStore ? { runStore: stores.runStore } : {}),
         plugins,
+        ...strategyFor(options.multitaskStrategy, appName),
       }),
   );
   const runs = new RunTracker();
@@ -253,6 +271,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   appRoutes(app, ctx);
   sessionRoutes(app, ctx);
   runRoutes(app, ctx);
+  runsRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
   devRoutes(app, ctx);

@@ -6,6 +6,7 @@ import {
   InMemoryMemoryService,
   InMemorySessionService,
   type MemoryService,
+  type RunStore,
   type SessionService,
 } from '@adk/core';
 import type { AdkServerLogger } from './logger.js';
@@ -18,6 +19,8 @@ export interface Stores {
   sessionService: SessionService;
   artifactService: ArtifactService;
   memoryService: MemoryService;
+  /** Run records beside the sessions when they are in SQL (else each runner keeps them in memory). */
+  runStore: RunStore | undefined;
   /** A2A task store on the same database, when the server opened one. */
   taskStore: TaskStoreLike | undefined;
   /** Carries A2A task updates between instances sharing a Postgres database, when there is one. */
@@ -79,6 +82,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
       sessionService,
       artifactService,
       memoryService,
+      runStore: undefined,
       taskStore: undefined,
       taskEventBus: undefined,
       location: sessionService.constructor.name,
@@ -120,6 +124,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
     sessionService,
     artifactService,
     memoryService: memory,
+    runStore: opened.runs,
     taskStore,
     taskEventBus,
     location: redact(url),

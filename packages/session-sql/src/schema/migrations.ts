@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
+import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
 
@@ -123,6 +124,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...storageMigrations(family, tables),
     // Encrypted tool credentials (0004_tool_credentials).
     ...credentialMigrations(family, tables),
+    // Run records (0005_runs).
+    ...runMigrations(family, tables),
   };
 }
 

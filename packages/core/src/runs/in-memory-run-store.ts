@@ -1,0 +1,121 @@
+import { nowMs } from '../utils/clock.js';
+import {
+  isRunFinished,
+  type ListRunsParams,
+  type ListRunsResult,
+  type RunKey,
+  type RunPatch,
+  type RunRecord,
+  type RunStore,
+} from './run-store.js';
+
+export interface InMemoryRunStoreOptions {
+  /** Finished runs kept per app before the oldest are forgotten (default 10,000). */
+  maxFinishedRuns?: number;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Runs in process memory (the default of every Runner). Finished runs beyond `maxFinishedRuns` are
+ * forgotten oldest first, so a long-lived process does not grow without bound.
+ */
+export class InMemoryRunStore implements RunStore {
+  readonly shared = false;
+  /** By app, in creation order (a Map keeps insertion order). */
+  private readonly apps = new Map<string, Map<string, RunRecord>>();
+  private readonly listeners = new Set<(key: RunKey) => void>();
+  private readonly maxFinished: number;
+  private readonly finishedCounts = new Map<string, number>();
+
+  constructor(options: InMemoryRunStoreOptions = {}) {
+    this.maxFinished = options.maxFinishedRuns ?? 10_000;
+  }
+
+  async createRun(run: RunRecord): Promise<RunRecord> {
+    let runs = this.apps.get(run.appName);
+    if (!runs) {
+      runs = new Map();
+      this.apps.set(run.appName, runs);
+    }
+    const stored = { ...run };
+    runs.set(run.id, stored);
+    return { ...stored };
+  }
+
+  async getRun(key: RunKey): Promise<RunRecord | undefined> {
+    const run = this.apps.get(key.appName)?.get(key.runId);
+    return run && { ...run };
+  }
+
+  async updateRun(key: RunKey, patch: RunPatch): Promise<RunRecord | undefined> {
+    const run = this.apps.get(key.appName)?.get(key.runId);
+    if (!run) return undefined;
+    const wasFinished = isRunFinished(run.status);
+    if (wasFinished) {
+      const { status: _status, ...rest } = patch;
+      Object.assign(run, rest);
+    } else Object.assign(run, patch);
+    if (!wasFinished && isRunFinished(run.status)) this.finished(key.appName);
+    return { ...run };
+  }
+
+  async listRuns(params: ListRunsParams): Promise<ListRunsResult> {
+    const runs = this.apps.get(params.appName);
+    if (!runs) return { runs: [] };
+    const pageSize = Math.max(1, params.pageSize ?? DEFAULT_PAGE_SIZE);
+    const statuses = params.status && new Set(params.status);
+    const all = [...runs.values()].reverse();
+    let start = 0;
+    if (params.pageToken) {
+      const at = all.findIndex((r) => r.id === params.pageToken);
+      start = at < 0 ? all.length : at;
+    }
+    const page: RunRecord[] = [];
+    let i = start;
+    for (; i < all.length && page.length <= pageSize; i++) {
+      const run = all[i] as RunRecord;
+      if (params.userId !== undefined && run.userId !== params.userId) continue;
+      if (params.sessionId !== undefined && run.sessionId !== params.sessionId) continue;
+      if (statuses && !statuses.has(run.status)) continue;
+      page.push({ ...run });
+    }
+    const next = page.length > pageSize ? page.pop() : undefined;
+    return next ? { runs: page, nextPageToken: next.id } : { runs: page };
+  }
+
+  async requestCancel(key: RunKey): Promise<RunRecord | undefined> {
+    const run = this.apps.get(key.appName)?.get(key.runId);
+    if (!run) return undefined;
+    if (isRunFinished(run.status)) return { ...run };
+    run.cancelRequested = true;
+    if (run.status === 'queued') {
+      run.status = 'cancelled';
+      run.endedAt = nowMs();
+      run.error = { code: 'CANCELLED', message: 'The run was cancelled before it started' };
+      this.finished(key.appName);
+    }
+    for (const listener of this.listeners) listener(key);
+    return { ...run };
+  }
+
+  onCancelRequested(listener: (key: RunKey) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forgets the oldest finished runs once there are more than the limit. */
+  private finished(appName: string): void {
+    let count = (this.finishedCounts.get(appName) ?? 0) + 1;
+    const runs = this.apps.get(appName);
+    if (runs && count > this.maxFinished) {
+      for (const [id, run] of runs) {
+        if (count <= this.maxFinished) break;
+        if (!isRunFinished(run.status)) continue;
+        runs.delete(id);
+        count--;
+      }
+    }
+    this.finishedCounts.set(appName, count);
+  }
+}

@@ -1,0 +1,418 @@
+import {
+  CancelledError,
+  ConcurrentInvocationError,
+  describeError,
+  errorCodeOf,
+  NotFoundError,
+  ValidationError,
+} from '../errors/errors.js';
+import { type Event, eventFunctionResponses } from '../events/event.js';
+import type { SessionService } from '../sessions/session.js';
+import { nowMs } from '../utils/clock.js';
+import { newId } from '../utils/ids.js';
+import {
+  isRunFinished,
+  type ListRunsParams,
+  type ListRunsResult,
+  type MultitaskStrategy,
+  type RunInput,
+  type RunKey,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+} from './run-store.js';
+
+/** What the manager needs of a run request (the Runner's RunParams). */
+export interface ManagedRunParams extends RunInput {
+  userId: string;
+  sessionId: string;
+  signal?: AbortSignal;
+  invocationId?: string;
+  multitaskStrategy?: MultitaskStrategy;
+}
+
+/**
+ * Executes one invocation; awaits `started` once it holds the session (out of the queue), so the
+ * record says `running` and names its owner before the first event.
+ */
+export type RunBody<P> = (params: P, started: () => Promise<void>) => AsyncGenerator<Event, void, undefined>;
+
+export interface RunEventsOptions {
+  /** Only events after this stored event id (an SSE `Last-Event-ID`). */
+  after?: string;
+  signal?: AbortSignal;
+  /** How often a run executing in another process is polled (ms, default 100). */
+  pollIntervalMs?: number;
+}
+
+export interface RunTiming {
+  /** How often a shared store is asked for cancel requests of the runs executing here (ms, default 200). */
+  cancelPollMs?: number;
+  /** How often those runs' heartbeat is recorded (ms, default 2000). */
+  heartbeatMs?: number;
+}
+
+/** A run executing in this process. */
+interface ActiveRun {
+  record: RunRecord;
+  controller: AbortController;
+  /** Every event so far (partial ones too), for tails that attach while it runs. */
+  events: Event[];
+  listeners: Set<() => void>;
+  done: boolean;
+  finished: Promise<void>;
+  resolveFinished: () => void;
+}
+
+const sessionKeyOf = (userId: string, sessionId: string) => `${userId}\u0000${sessionId}`;
+
+/**
+ * Turns invocations into run records (see docs/architecture.md, "Runs"): creates the record, applies
+ * the double-texting strategy, keeps the status, heartbeat and error current, stops a run when a
+ * cancel request reaches this process, and serves tails of a run's events.
+ */
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly bySession = new Map<string, Set<ActiveRun>>();
+  private unsubscribe: (() => void) | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private lastHeartbeat = 0;
+  private polling = false;
+
+  constructor(
+    readonly appName: string,
+    readonly store: RunStore,
+    private readonly sessions: SessionService,
+    readonly instanceId: string,
+    private readonly defaultStrategy: MultitaskStrategy,
+    private readonly timing: RunTiming = {},
+  ) {}
+
+  /** Runs `body` as a run (a foreground one: the caller iterates it). */
+  async *execute<P extends ManagedRunParams>(
+    params: P,
+    body: RunBody<P>,
+    existing?: RunRecord,
+  ): AsyncGenerator<Event, void, undefined> {
+    this.listen();
+    const record = existing ?? (await this.admit(params, false));
+    const active = this.activate(record, params.signal);
+    let status: RunStatus = 'succeeded';
+    let error: RunRecord['error'];
+    const pending = new Set<string>();
+    let completed = false;
+    const started = async () => {
+      if (active.controller.signal.aborted) return;
+      active.record.status = 'running';
+      await this.store.updateRun(this.key(record.id), {
+        status: 'running',
+        startedAt: nowMs(),
+        owner: this.instanceId,
+      });
+    };
+    try {
+      for await (const event of body(
+        { ...params, invocationId: record.invocationId, signal: active.controller.signal },
+        started,
+      )) {
+        this.publish(active, event);
+        if (!event.partial) {
+          for (const id of event.longRunningToolIds ?? []) pending.add(id);
+          if (pending.size > 0) for (const r of eventFunctionResponses(event)) pending.delete(r.id);
+          // The last committed event decides: an error event a run recovered from (a retried
+          // workflow node) does not fail it.
+          if (event.errorCode) {
+            status = event.errorCode === 'CANCELLED' ? 'cancelled' : 'failed';
+            error = { code: event.errorCode, message: event.errorMessage ?? event.errorCode };
+          } else if (error) {
+            status = 'succeeded';
+            error = undefined;
+          }
+        }
+        yield event;
+      }
+      completed = true;
+      if (status === 'succeeded' && pending.size > 0) status = 'paused';
+      if (status === 'succeeded' && active.controller.signal.aborted) {
+        status = 'cancelled';
+        error = { code: 'CANCELLED', message: 'The run was cancelled' };
+      }
+    } catch (thrown) {
+      const cancelled = active.controller.signal.aborted;
+      status = cancelled ? 'cancelled' : 'failed';
+      error = { code: cancelled ? 'CANCELLED' : errorCodeOf(thrown), message: describeError(thrown) };
+      throw thrown;
+    } finally {
+      if (!completed && !error) {
+        // The caller stopped iterating: the run ends here.
+        status = 'cancelled';
+        error = { code: 'CANCELLED', message: 'The caller stopped reading the run' };
+      }
+      await this.finish(active, status, error);
+    }
+  }
+
+  /**
+   * Checks the double-texting strategy against the session's queued and running runs and
+   * creates the run's record (queued).
+   */
+  async admit(params: ManagedRunParams, background: boolean): Promise<RunRecord> {
+    const strategy = params.multitaskStrategy ?? this.defaultStrategy;
+    if (strategy !== 'enqueue') {
+      const others = await this.unfinishedRuns(params.userId, params.sessionId);
+      if (others.length > 0 && strategy === 'reject') {
+        throw new ConcurrentInvocationError(
+          `Session ${params.sessionId} already has a run in progress (${others[0]?.id}); wait for it to finish, or start the run with multitaskStrategy 'enqueue' or 'interrupt'`,
+          { details: { runId: others[0]?.id } },
+        );
+      }
+      if (strategy === 'interrupt') await Promise.all(others.map((run) => this.cancel(run.id)));
+    }
+    const input: RunInput = {};
+    if (params.newMessage) input.newMessage = params.newMessage;
+    if (params.stateDelta) input.stateDelta = params.stateDelta;
+    if (params.runConfig) input.runConfig = params.runConfig;
+    return this.store.createRun({
+      id: newId(),
+      appName: this.appName,
+      userId: params.userId,
+      sessionId: params.sessionId,
+      invocationId: params.invocationId ?? `e-${newId()}`,
+      status: 'queued',
+      background,
+      createdAt: nowMs(),
+      input,
+    });
+  }
+
+  /** Asks the run to stop, wherever it executes; resolves with its record (undefined: unknown run). */
+  async cancel(runId: string): Promise<RunRecord | undefined> {
+    const local = this.active.get(runId);
+    if (local) local.controller.abort(new CancelledError('The run was cancelled'));
+    const record = await this.store.requestCancel(this.key(runId));
+    if (!record) return undefined;
+    if (local) {
+      await local.finished;
+      return (await this.store.getRun(this.key(runId))) ?? record;
+    }
+    return record;
+  }
+
+  get(runId: string): Promise<RunRecord | undefined> {
+    return this.store.getRun(this.key(runId));
+  }
+
+  list(params: Omit<ListRunsParams, 'appName'>): Promise<ListRunsResult> {
+    return this.store.listRuns({ ...params, appName: this.appName });
+  }
+
+  /**
+   * The run's events: the stored ones after `after`, then, while the run goes on, each new one as
+   * it happens (partial ones too when the run executes in this process). Ends when the run has
+   * finished. No event is yielded twice and none is skipped.
+   */
+  async *events(runId: string, options: RunEventsOptions = {}): AsyncGenerator<Event, RunRecord, undefined> {
+    let record = await this.store.getRun(this.key(runId));
+    if (!record) throw new NotFoundError(`Run not found: ${runId}`);
+    const local = this.active.get(runId);
+    // Attach before reading the store: every event published from here on is buffered, and every
+    // event published before was committed before it was published, so the read below has it.
+    let cursor = local?.events.length ?? 0;
+    let wake: (() => void) | undefined;
+    const listener = () => wake?.();
+    local?.listeners.add(listener);
+    const seen = new Set<string>();
+    try {
+      const stored = await this.storedEvents(record);
+      let start = 0;
+      if (options.after !== undefined) {
+        start = stored.findIndex((e) => e.id === options.after) + 1;
+        if (start === 0)
+          throw new ValidationError(`Event ${options.after} is not a stored event of run ${runId}`);
+      }
+      for (let i = 0; i < stored.length; i++) {
+        const event = stored[i] as Event;
+        seen.add(event.id);
+        if (i >= start) yield event;
+      }
+      if (local) {
+        while (true) {
+          while (cursor < local.events.length) {
+            const event = local.events[cursor++] as Event;
+            if (seen.has(event.id)) continue;
+            if (!event.partial) seen.add(event.id);
+            yield event;
+          }
+          if (local.done || options.signal?.aborted) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            options.signal?.addEventListener('abort', () => resolve(), { once: true });
+          });
+          wake = undefined;
+        }
+        return (await this.store.getRun(this.key(runId))) ?? record;
+      }
+      // Executing elsewhere (or finished): poll the log until the run has finished.
+      const interval = options.pollIntervalMs ?? 100;
+      while (!isRunFinished(record.status) && !options.signal?.aborted) {
+        await sleep(interval, options.signal);
+        record = (await this.store.getRun(this.key(runId))) ?? record;
+        for (const event of await this.storedEvents(record)) {
+          if (seen.has(event.id)) continue;
+          seen.add(event.id);
+          yield event;
+        }
+      }
+      return record;
+    } finally {
+      local?.listeners.delete(listener);
+    }
+  }
+
+  /** Stops listening for cancel requests. */
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private async storedEvents(record: RunRecord): Promise<Event[]> {
+    // Events of the run are newer than its record; a minute of margin covers clocks of other hosts.
+    const session = await this.sessions.getSession({
+      appName: record.appName,
+      userId: record.userId,
+      sessionId: record.sessionId,
+      after: record.createdAt - 60_000,
+    });
+    return (session?.events ?? []).filter((e) => e.invocationId === record.invocationId);
+  }
+
+  private async unfinishedRuns(userId: string, sessionId: string): Promise<RunRecord[]> {
+    const local = this.bySession.get(sessionKeyOf(userId, sessionId));
+    // In one process the local table is exact; a shared store also knows other processes' runs.
+    if (!this.store.shared) return local ? [...local].map((a) => a.record) : [];
+    const { runs } = await this.store.listRuns({
+      appName: this.appName,
+      userId,
+      sessionId,
+      status: ['queued', 'running'],
+    });
+    return runs;
+  }
+
+  private activate(record: RunRecord, signal: AbortSignal | undefined): ActiveRun {
+    const controller = new AbortController();
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    let resolveFinished!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      resolveFinished = resolve;
+    });
+    const active: ActiveRun = {
+      record,
+      controller,
+      events: [],
+      listeners: new Set(),
+      done: false,
+      finished,
+      resolveFinished,
+    };
+    this.active.set(record.id, active);
+    const key = sessionKeyOf(record.userId, record.sessionId);
+    let set = this.bySession.get(key);
+    if (!set) {
+      set = new Set();
+      this.bySession.set(key, set);
+    }
+    set.add(active);
+    this.startPolling();
+    return active;
+  }
+
+  /** While runs execute here on a shared store without notifications: heartbeat and cancel checks. */
+  private startPolling(): void {
+    if (this.poller || !this.store.shared || !this.store.pollRuns) return;
+    const every = this.timing.cancelPollMs ?? 200;
+    this.poller = setInterval(() => void this.poll(), every);
+    this.poller.unref();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || !this.store.pollRuns) return;
+    if (this.active.size === 0) {
+      clearInterval(this.poller);
+      this.poller = undefined;
+      return;
+    }
+    this.polling = true;
+    try {
+      const now = Date.now();
+      const heartbeat = now - this.lastHeartbeat >= (this.timing.heartbeatMs ?? 2000);
+      if (heartbeat) this.lastHeartbeat = now;
+      const cancelled = await this.store.pollRuns(this.appName, [...this.active.keys()], heartbeat);
+      for (const id of cancelled)
+        this.active.get(id)?.controller.abort(new CancelledError('The run was cancelled'));
+    } catch {
+      // The next tick tries again; a database that stays down fails the runs themselves.
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Buffers the event for the tails attached now (a tail attaching later reads it from the store). */
+  private publish(active: ActiveRun, event: Event): void {
+    if (active.listeners.size === 0) return;
+    active.events.push(event);
+    for (const listener of active.listeners) listener();
+  }
+
+  private async finish(active: ActiveRun, status: RunStatus, error: RunRecord['error']): Promise<void> {
+    const { record } = active;
+    try {
+      await this.store.updateRun(this.key(record.id), {
+        status,
+        endedAt: nowMs(),
+        ...(error ? { error } : {}),
+      });
+    } catch {
+      // The record is best-effort once the events are committed; the log stays the truth.
+    } finally {
+      active.record.status = status;
+      active.done = true;
+      this.active.delete(record.id);
+      const key = sessionKeyOf(record.userId, record.sessionId);
+      const set = this.bySession.get(key);
+      set?.delete(active);
+      if (set?.size === 0) this.bySession.delete(key);
+      for (const listener of active.listeners) listener();
+      active.resolveFinished();
+    }
+  }
+
+  private listen(): void {
+    if (this.unsubscribe || !this.store.onCancelRequested) return;
+    this.unsubscribe = this.store.onCancelRequested((key) => {
+      if (key.appName !== this.appName) return;
+      this.active.get(key.runId)?.controller.abort(new CancelledError('The run was cancelled'));
+    });
+  }
+
+  private key(runId: string): RunKey {
+    return { appName: this.appName, runId };
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,215 @@
+import {
+  type ListRunsParams,
+  type ListRunsResult,
+  parseJson,
+  type RunInput,
+  type RunKey,
+  type RunPatch,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  tryParseJson,
+  ValidationError,
+} from '@adk/core';
+import { type RawBuilder, sql } from 'kysely';
+import { microsFromMs, msFromMicros } from './rows.js';
+import { runTableFor } from './schema/run-migrations.js';
+import { tablesFor } from './schema/tables.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
+
+interface RunRow {
+  app_name: string;
+  id: string;
+  user_id: string;
+  session_id: string;
+  invocation_id: string;
+  status: string;
+  background: boolean | number;
+  owner: string | null;
+  heartbeat_us: number | string | null;
+  cancel_requested: boolean | number | null;
+  created_us: number | string;
+  started_us: number | string | null;
+  ended_us: number | string | null;
+  error_code: string | null;
+  error_message: string | null;
+  input: string;
+}
+
+const STATUSES = new Set<RunStatus>(['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled']);
+const FINISHED = ['paused', 'succeeded', 'failed', 'cancelled'] as const;
+const DEFAULT_PAGE_SIZE = 100;
+
+export type SqlRunStoreOptions = SqlStoreOptions;
+
+/**
+ * Run records in the session database (table `<prefix>runs`), shared by every process on it. A
+ * cancel request is a flag on the row; the processes that execute runs read it while they run
+ * (`Runner`'s run manager asks with `pollRuns`), together with their heartbeat.
+ */
+export class SqlRunStore extends SqlStore implements RunStore {
+  readonly shared = true;
+  private readonly table;
+
+  constructor(options: SqlRunStoreOptions) {
+    super(options);
+    this.table = sql.table(runTableFor(tablesFor(options.tablePrefix)));
+  }
+
+  async createRun(run: RunRecord): Promise<RunRecord> {
+    const f = this.f;
+    const time = (ms: number | undefined) => (ms === undefined ? null : f.time(microsFromMs(ms)));
+    await this.ready();
+    await sql`insert into ${this.table} (app_name, id, user_id, session_id, invocation_id, status, background,
+        owner, heartbeat_at, cancel_requested, created_at, started_at, ended_at, error_code, error_message, input)
+      values (${run.appName}, ${run.id}, ${run.userId}, ${run.sessionId}, ${run.invocationId}, ${run.status},
+        ${f.bool(run.background)}, ${run.owner ?? null}, ${time(run.heartbeatAt)}, ${f.bool(run.cancelRequested)},
+        ${time(run.createdAt)}, ${time(run.startedAt)}, ${time(run.endedAt)}, ${run.error?.code ?? null},
+        ${run.error?.message ?? null}, ${f.json(run.input, 'run input')})`.execute(this.db);
+    return structuredClone(run);
+  }
+
+  async getRun(key: RunKey): Promise<RunRecord | undefined> {
+    await this.ready();
+    const { rows } = await sql<RunRow>`${this.select()}
+      where app_name = ${key.appName} and id = ${key.runId}`.execute(this.db);
+    return rows[0] && this.toRecord(rows[0]);
+  }
+
+  async updateRun(key: RunKey, patch: RunPatch): Promise<RunRecord | undefined> {
+    const f = this.f;
+    const sets: RawBuilder<unknown>[] = [];
+    const time = (ms: number) => f.time(microsFromMs(ms));
+    // A finished run keeps its status (and when it ended): a late write never reopens it.
+    const open = sql`status not in (${sql.join(FINISHED.map((s) => sql`${s}`))})`;
+    if (patch.status !== undefined)
+      sets.push(sql`status = case when ${open} then ${patch.status} else status end`);
+    if (patch.owner !== undefined) sets.push(sql`owner = ${patch.owner}`);
+    if (patch.heartbeatAt !== undefined) sets.push(sql`heartbeat_at = ${time(patch.heartbeatAt)}`);
+    if (patch.cancelRequested !== undefined)
+      sets.push(sql`cancel_requested = ${f.bool(patch.cancelRequested)}`);
+    if (patch.startedAt !== undefined) sets.push(sql`started_at = ${time(patch.startedAt)}`);
+    if (patch.endedAt !== undefined)
+      sets.push(sql`ended_at = case when ${open} then ${time(patch.endedAt)} else ended_at end`);
+    if (patch.error !== undefined) {
+      sets.push(sql`error_code = case when ${open} then ${patch.error.code} else error_code end`);
+      sets.push(sql`error_message = case when ${open} then ${patch.error.message} else error_message end`);
+    }
+    await this.ready();
+    if (sets.length > 0)
+      await sql`update ${this.table} set ${sql.join(sets)}
+        where app_name = ${key.appName} and id = ${key.runId}`.execute(this.db);
+    return this.getRun(key);
+  }
+
+  async listRuns(params: ListRunsParams): Promise<ListRunsResult> {
+    const f = this.f;
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new ValidationError(`pageSize must be a positive integer, got ${pageSize}`);
+    const conditions: RawBuilder<unknown>[] = [sql`app_name = ${params.appName}`];
+    if (params.userId !== undefined) conditions.push(sql`user_id = ${params.userId}`);
+    if (params.sessionId !== undefined) conditions.push(sql`session_id = ${params.sessionId}`);
+    if (params.status) {
+      for (const s of params.status)
+        if (!STATUSES.has(s)) throw new ValidationError(`Unknown run status: ${s}`);
+      if (params.status.length === 0) return { runs: [] };
+      conditions.push(sql`status in (${sql.join(params.status.map((s) => sql`${s}`))})`);
+    }
+    if (params.pageToken) {
+      const cursor = decodeRunCursor(params.pageToken);
+      const at = f.time(cursor.createdMicros);
+      conditions.push(sql`(created_at < ${at} or (created_at = ${at} and id < ${cursor.id}))`);
+    }
+    await this.ready();
+    const { rows } = await sql<RunRow>`${this.select()}
+      where ${sql.join(conditions, sql` and `)}
+      order by created_at desc, id desc
+      limit ${pageSize + 1}`.execute(this.db);
+    const page = rows.slice(0, pageSize).map((row) => this.toRecord(row));
+    const last = rows.length > pageSize ? rows[pageSize - 1] : undefined;
+    return last
+      ? {
+          runs: page,
+          nextPageToken: encodeRunCursor(Math.round(Number(last.created_us)), last.id),
+        }
+      : { runs: page };
+  }
+
+  async requestCancel(key: RunKey): Promise<RunRecord | undefined> {
+    const f = this.f;
+    await this.ready();
+    const now = f.time(microsFromMs(Date.now()));
+    // One statement: a queued run is cancelled at once; a running one is flagged for its owner.
+    await sql`update ${this.table} set
+        cancel_requested = ${f.bool(true)},
+        status = case when status = 'queued' then 'cancelled' else status end,
+        ended_at = case when status = 'queued' then ${now} else ended_at end,
+        error_code = case when status = 'queued' then 'CANCELLED' else error_code end,
+        error_message = case when status = 'queued' then 'The run was cancelled before it started' else error_message end
+      where app_name = ${key.appName} and id = ${key.runId}
+        and status not in (${sql.join(FINISHED.map((s) => sql`${s}`))})`.execute(this.db);
+    return this.getRun(key);
+  }
+
+  /**
+   * Called by the process that executes `runIds` while they run: records its heartbeat on them
+   * (when `heartbeat`) and answers which of them someone asked to cancel.
+   */
+  async pollRuns(appName: string, runIds: string[], heartbeat: boolean): Promise<string[]> {
+    if (runIds.length === 0) return [];
+    const f = this.f;
+    const ids = sql.join(runIds.map((id) => sql`${id}`));
+    await this.ready();
+    if (heartbeat) {
+      await sql`update ${this.table} set heartbeat_at = ${f.time(microsFromMs(Date.now()))}
+        where app_name = ${appName} and id in (${ids}) and status = 'running'`.execute(this.db);
+    }
+    const { rows } = await sql<{ id: string }>`select id from ${this.table}
+      where app_name = ${appName} and id in (${ids}) and cancel_requested = ${f.bool(true)}`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  private select(): RawBuilder<unknown> {
+    const f = this.f;
+    return sql`select app_name, id, user_id, session_id, invocation_id, status, background, owner,
+        ${f.micros(sql`heartbeat_at`)} as heartbeat_us, cancel_requested,
+        ${f.micros(sql`created_at`)} as created_us, ${f.micros(sql`started_at`)} as started_us,
+        ${f.micros(sql`ended_at`)} as ended_us, error_code, error_message, ${f.jsonText(sql`input`)} as input
+      from ${this.table}`;
+  }
+
+  private toRecord(row: RunRow): RunRecord {
+    if (!STATUSES.has(row.status as RunStatus))
+      throw new ValidationError(`Invalid stored status ${JSON.stringify(row.status)} of run ${row.id}`);
+    const record: RunRecord = {
+      id: row.id,
+      appName: row.app_name,
+      userId: row.user_id,
+      sessionId: row.session_id,
+      invocationId: row.invocation_id,
+      status: row.status as RunStatus,
+      background: Boolean(row.background),
+      createdAt: msFromMicros(row.created_us),
+      input: parseJson(row.input, `stored input of run ${row.id}`) as RunInput,
+    };
+    if (row.owner !== null) record.owner = row.owner;
+    if (row.heartbeat_us !== null) record.heartbeatAt = msFromMicros(row.heartbeat_us);
+    if (row.cancel_requested) record.cancelRequested = true;
+    if (row.started_us !== null) record.startedAt = msFromMicros(row.started_us);
+    if (row.ended_us !== null) record.endedAt = msFromMicros(row.ended_us);
+    if (row.error_code !== null) record.error = { code: row.error_code, message: row.error_message ?? '' };
+    return record;
+  }
+}
+
+function encodeRunCursor(createdMicros: number, id: string): string {
+  return Buffer.from(JSON.stringify([createdMicros, id])).toString('base64url');
+}
+
+function decodeRunCursor(token: string): { createdMicros: number; id: string } {
+  const parsed = tryParseJson(Buffer.from(token, 'base64url').toString());
+  if (!Array.isArray(parsed) || typeof parsed[0] !== 'number' || typeof parsed[1] !== 'string')
+    throw new ValidationError(`Invalid pageToken: ${token}`);
+  return { createdMicros: parsed[0], id: parsed[1] };
+}
