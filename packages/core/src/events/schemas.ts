@@ -87,6 +87,7 @@ function build(z: typeof Z): EventSchemas {
     compaction: z
       .object({ startTimestamp: z.number(), endTimestamp: z.number(), compactedContent: content })
       .optional(),
+    rewindBeforeInvocationId: z.string().optional(),
   });
   const event = z.object({
     id: z.string(),

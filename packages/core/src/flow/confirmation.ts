@@ -8,6 +8,7 @@ import {
   type ToolConfirmation,
 } from '../events/event.js';
 import { eventSchemas } from '../events/schemas.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
 
@@ -62,7 +63,7 @@ export function confirmationRequestEvent(
  * after it), or -1. Answers to paused calls (confirmations, credentials) arrive in it.
  */
 export function invocationUserEventIndex(ctx: InvocationContext): number {
-  const events = ctx.session.events;
+  const events = visibleEvents(ctx.session.events);
   let index = events.length - 1;
   while (index >= 0) {
     const event = events[index] as Event;
@@ -82,7 +83,7 @@ export interface ConfirmedCall {
  * `adk_request_confirmation`, matched with the original calls they were asked for.
  */
 export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
-  const events = ctx.session.events;
+  const events = visibleEvents(ctx.session.events);
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];

@@ -35,10 +35,18 @@ import type {
 } from '../runs/run-store.js';
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
+import {
+  forkRunnerSession,
+  type RewindParams,
+  type RunnerForkParams,
+  rewindSession,
+  type TimeTravelHost,
+} from './time-travel.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -200,6 +208,36 @@ export class Runner {
    */
   runEvents(runId: string, options?: RunEventsOptions): AsyncGenerator<Event, RunRecord, undefined> {
     return this.runs.events(runId, options);
+  }
+
+  /**
+   * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.4):
+   * that invocation and everything after it leave the history every reader sees; session state and
+   * artifacts return to what they were. Refused while the session has a run queued or running
+   * (ConcurrentInvocationError) unless `cancelRunning`.
+   */
+  rewind(params: RewindParams): Promise<Event> {
+    return rewindSession(this.timeTravelHost(), params);
+  }
+
+  /**
+   * Forks a session at an event (`atEventId`, included) or before an invocation into a new session
+   * with that part of the log, its state and artifact versions, and `forkedFrom`; the original is
+   * untouched (docs/architecture.md §5.4).
+   */
+  forkSession(params: RunnerForkParams): Promise<Session> {
+    return forkRunnerSession(this.timeTravelHost(), params);
+  }
+
+  private timeTravelHost(): TimeTravelHost {
+    return {
+      appName: this.appName,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      listRuns: (p) => this.listRuns(p),
+      cancelRun: (id) => this.cancelRun(id),
+      busyHere: (userId, sessionId) => this.running.has(`${userId}\u0000${sessionId}`),
+    };
   }
 
   /**
@@ -508,7 +546,7 @@ export class Runner {
    */
   findAgentToRun(session: Session, message: Content | undefined): BaseAgent {
     const responses = message ? eventFunctionResponses({ content: message } as Event) : [];
-    const events = session.events;
+    const events = visibleEvents(session.events);
     if (responses.length > 0) {
       const ids = new Set(responses.map((r) => r.id));
       for (let i = events.length - 1; i >= 0; i--) {

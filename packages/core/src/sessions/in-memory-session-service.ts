@@ -5,6 +5,7 @@ import { getOrCreate } from '../utils/json.js';
 import { applyEventToSession, persistableEvent } from './apply-event.js';
 import {
   type CreateSessionParams,
+  type ForkOrigin,
   type GetSessionParams,
   type ListSessionsParams,
   type ListSessionsResult,
@@ -12,8 +13,10 @@ import {
   type Session,
   type SessionKey,
   type SessionService,
+  type StoreForkParams,
 } from './session.js';
 import { mergeState, splitStateDelta } from './state.js';
+import { sessionStateAt } from './time-travel.js';
 
 interface StoredSession {
   id: string;
@@ -22,6 +25,8 @@ interface StoredSession {
   state: Record<string, unknown>;
   events: Event[];
   lastUpdateTime: number;
+  initialState: Record<string, unknown>;
+  forkedFrom?: ForkOrigin;
 }
 
 const key = (appName: string, userId: string, sessionId: string) =>
@@ -53,6 +58,7 @@ export class InMemorySessionService implements SessionService {
       state: split.session,
       events: [],
       lastUpdateTime: nextUpdateTime(0),
+      initialState: { ...split.session },
     };
     this.sessions.set(k, stored);
     Object.assign(this.appStateOf(params.appName), split.app);
@@ -100,6 +106,36 @@ export class InMemorySessionService implements SessionService {
     this.sessions.delete(key(params.appName, params.userId, params.sessionId));
   }
 
+  async forkSession(params: StoreForkParams): Promise<Session> {
+    const source = this.sessions.get(key(params.appName, params.userId, params.sessionId));
+    if (!source)
+      throw new NotFoundError(
+        `Session ${params.sessionId} not found for app ${params.appName}, user ${params.userId}`,
+      );
+    const k = key(params.appName, params.userId, params.newSessionId);
+    if (this.sessions.has(k))
+      throw new AlreadyExistsError(
+        `Session ${params.newSessionId} already exists for app ${params.appName}, user ${params.userId}`,
+      );
+    const events = source.events.slice(0, params.eventCount);
+    const last = events.at(-1);
+    const stored: StoredSession = {
+      id: params.newSessionId,
+      appName: params.appName,
+      userId: params.userId,
+      state: sessionStateAt(
+        { state: source.state, events, initialState: source.initialState },
+        events.length,
+      ),
+      events,
+      lastUpdateTime: nextUpdateTime(0),
+      initialState: { ...source.initialState },
+      forkedFrom: { sessionId: source.id, ...(last ? { eventId: last.id } : {}) },
+    };
+    this.sessions.set(k, stored);
+    return this.view(stored, events.slice());
+  }
+
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const stored = this.sessions.get(key(session.appName, session.userId, session.id));
@@ -143,6 +179,8 @@ export class InMemorySessionService implements SessionService {
       ),
       events,
       lastUpdateTime: stored.lastUpdateTime,
+      initialState: { ...stored.initialState },
+      ...(stored.forkedFrom ? { forkedFrom: { ...stored.forkedFrom } } : {}),
     };
   }
 }
