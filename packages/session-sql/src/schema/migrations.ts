@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
+import { forkMigrations } from './fork-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
@@ -126,6 +127,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...credentialMigrations(family, tables),
     // Run records (0005_runs).
     ...runMigrations(family, tables),
+    // Initial state and fork origin of sessions (0006_session_fork).
+    ...forkMigrations(family, tables),
   };
 }
 

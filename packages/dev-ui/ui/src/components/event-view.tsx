@@ -5,6 +5,7 @@ import { pure } from '../lib/pure.js';
 import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
+import { TimeTravelActions, type TimeTravelHandlers } from './time-travel-actions.js';
 
 export interface EventViewProps {
   event: AdkEvent;
@@ -14,6 +15,12 @@ export interface EventViewProps {
   pending: Set<string>;
   running: boolean;
   onConfirm: (callId: string, confirmed: boolean) => void;
+  /** Rewound by a later event: shown dimmed and marked, without time-travel actions. */
+  rewound?: boolean;
+  /** Edit / Regenerate / Fork from here (absent: no actions). */
+  timeTravel?: TimeTravelHandlers;
+  /** Whether this is a final answer whose turn can be regenerated. */
+  regenerable?: boolean;
 }
 
 function InlineData({ part }: { part: Part }) {
@@ -160,17 +167,19 @@ function EventViewInner(props: EventViewProps) {
     Object.keys(event.actions?.requestedAuthConfigs ?? {}).length > 0 ? 'asks for credentials' : undefined,
     event.actions?.escalate ? 'escalate' : undefined,
     event.actions?.endOfAgent ? 'end of agent' : undefined,
+    event.actions?.rewindBeforeInvocationId ? 'rewind' : undefined,
   ].filter((f): f is string => !!f);
   const empty = parts.length === 0 && !event.errorCode && !event.errorMessage && !event.interrupted;
   return (
     <article
-      class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}`}
-      aria-label={`${isUser ? 'You' : event.author}${event.errorCode ? ', error' : ''}`}
+      class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}${props.rewound ? ' rewound' : ''}`}
+      aria-label={`${isUser ? 'You' : event.author}${event.errorCode ? ', error' : ''}${props.rewound ? ', rewound' : ''}`}
       data-event-id={event.id}
     >
       <header class="event-head">
         <span class={`author${isUser ? ' user' : ''}`}>{isUser ? 'You' : event.author}</span>
         {event.branch && event.branch !== event.author ? <span class="muted"> · {event.branch}</span> : null}
+        {props.rewound ? <span class="badge rewound-badge">rewound</span> : null}
         <span class="muted time">{formatTime(event.timestamp)}</span>
         <button
           type="button"
@@ -221,6 +230,15 @@ function EventViewInner(props: EventViewProps) {
             </span>
           ) : null}
         </footer>
+      ) : null}
+      {props.timeTravel && !props.rewound && !event.actions?.rewindBeforeInvocationId ? (
+        <TimeTravelActions
+          event={event}
+          editable={isUser && !!event.invocationId && parts.some((p) => p.text !== undefined)}
+          regenerable={!!props.regenerable}
+          disabled={props.running}
+          handlers={props.timeTravel}
+        />
       ) : null}
     </article>
   );
