@@ -5,6 +5,7 @@ import { camelKeys } from '../http/schemas.js';
 import { eventToAdkJson, sessionToAdkJson } from '../wire/adk-json.js';
 import { type RouteContext, sessionKey } from './context.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
 const ID = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
 const timeTravelSchemas = lazyZod((z) => {
