@@ -25,6 +25,7 @@ export * from './flow/confirmation.js';
 export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
+export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
 export * from './flow/transfer.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
@@ -38,7 +39,14 @@ export * from './runner/in-memory-runner.js';
 export * from './runner/runner.js';
 export * from './runner/time-travel.js';
 export * from './runs/in-memory-run-store.js';
-export { type RunEventsOptions, RunManager, type RunTiming } from './runs/run-manager.js';
+export { INTERRUPTED_CALL_ERROR } from './runs/recovery.js';
+export {
+  type RunEventsOptions,
+  RunManager,
+  type RunTiming,
+  type RunWorker,
+  type WorkerOptions,
+} from './runs/run-manager.js';
 export * from './runs/run-store.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';

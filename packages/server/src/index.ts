@@ -13,6 +13,7 @@ export { type AdkServer, type AdkServerOptions, createAdkServer } from './server
 export { AppLoadError, ServerError, type ServerErrorCode } from './server/errors.js';
 export { type ListeningAdkServer, type ListenOptions, listenAdkServer } from './server/listen.js';
 export { type AdkServerLogger, defaultLogger } from './server/logger.js';
+export type { ServerRunWorkerOptions } from './server/run-worker.js';
 export { normalizeDatabaseUrl } from './server/stores.js';
 export { InMemorySpanStore, type InMemorySpanStoreOptions, type SpanRecord } from './telemetry/span-store.js';
 export { adkSpanStore } from './telemetry/tracing.js';

@@ -1,4 +1,5 @@
 import {
+  type ClaimRunParams,
   type ListRunsParams,
   type ListRunsResult,
   parseJson,
@@ -163,11 +164,42 @@ export class SqlRunStore extends SqlStore implements RunStore {
     await this.ready();
     if (heartbeat) {
       await sql`update ${this.table} set heartbeat_at = ${f.time(microsFromMs(Date.now()))}
-        where app_name = ${appName} and id in (${ids}) and status = 'running'`.execute(this.db);
+        where app_name = ${appName} and id in (${ids}) and status in ('queued', 'running')`.execute(this.db);
     }
     const { rows } = await sql<{ id: string }>`select id from ${this.table}
       where app_name = ${appName} and id in (${ids}) and cancel_requested = ${f.bool(true)}`.execute(this.db);
     return rows.map((r) => r.id);
+  }
+
+  async claimRun(params: ClaimRunParams): Promise<RunRecord | undefined> {
+    const f = this.f;
+    const now = f.time(microsFromMs(Date.now()));
+    const stale = f.time(microsFromMs(params.staleBefore));
+    // Postgres: concurrent claimers skip each other's candidate rows; SQLite has one writer (and
+    // its RETURNING takes only bare column names).
+    const lock = this.family === 'postgres' ? sql`for update skip locked` : sql``;
+    await this.ready();
+    const app = params.appName === undefined ? sql`` : sql`app_name = ${params.appName} and`;
+    const { rows } = await sql<{ app_name: string; id: string }>`update ${this.table} as r
+      set owner = ${params.owner}, heartbeat_at = ${now}
+      from (
+        select app_name, id from ${this.table} as c
+        where ${app} (
+          (status = 'queued' and owner is null)
+          or (status in ('queued', 'running') and owner <> ${params.owner}
+            and coalesce(heartbeat_at, created_at) < ${stale}))
+          -- FIFO per session: never a run while an earlier one of its session is unfinished.
+          and not exists (select 1 from ${this.table} as e
+            where e.app_name = c.app_name and e.user_id = c.user_id and e.session_id = c.session_id
+              and e.status in ('queued', 'running')
+              and (e.created_at < c.created_at or (e.created_at = c.created_at and e.id < c.id)))
+        order by created_at, id
+        limit 1
+        ${lock}) as picked
+      where r.app_name = picked.app_name and r.id = picked.id
+      returning ${this.family === 'postgres' ? sql`r.app_name, r.id` : sql`app_name, id`}`.execute(this.db);
+    const row = rows[0];
+    return row === undefined ? undefined : this.getRun({ appName: row.app_name, runId: row.id });
   }
 
   private select(): RawBuilder<unknown> {

@@ -5,6 +5,7 @@ import { evalCommand } from './eval.js';
 import { mcpCommand } from './mcp.js';
 import { runCommand } from './run.js';
 import { webCommand } from './web.js';
+import { workerCommand } from './worker.js';
 
 /**
  * Every command of `adk`, in help order. A command is a module exporting a {@link CommandModule};
@@ -17,4 +18,5 @@ export const commands: CommandModule[] = [
   createCommand,
   evalCommand,
   mcpCommand,
+  workerCommand,
 ];

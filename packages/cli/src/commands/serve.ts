@@ -8,6 +8,7 @@ import { createAppLoader } from '../loader/app-loader.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
+import { requireSharedDatabase, spawnWorkers, stopWorkers } from './worker.js';
 
 export interface ServeOptions {
   host: string;
@@ -18,6 +19,8 @@ export interface ServeOptions {
   dataDir?: string;
   a2a: boolean;
   logRequests?: boolean;
+  /** `api_server --workers N`: background runs go to workers through Postgres; N started here. */
+  workers?: number;
 }
 
 /** The options `adk web` and `adk api_server` share. */
@@ -65,8 +68,12 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
+  const queue = options.workers !== undefined;
+  if (queue) requireSharedDatabase('--workers');
   const server = await createAdkServer({
     apps: loader,
+    // With workers, this instance queues background runs and leaves claiming (and recovery) to them.
+    ...(queue ? { execution: 'queue' as const, runWorker: false } : {}),
     dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(databasePoolSize ? { databasePoolSize } : {}),
@@ -105,6 +112,8 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
   log(`Apps (${apps.length}) from ${agentsDir}: ${apps.join(', ') || 'none found'}`);
   log(`Model: ${describeModelChoice().description}`);
   log(`Sessions: ${server.storage}`);
+  const workers = queue ? spawnWorkers(options.workers ?? 0, agentsDir, options.dataDir) : [];
+  if (queue) log(`Background runs: queued for workers (${workers.length} started here)`);
   log('Press Ctrl-C to stop.');
 
   await new Promise<void>((done) => {
@@ -117,7 +126,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
       stopping = true;
       process.stdout.write(`\nStopping (${signal})…\n`);
       // Closes the HTTP listener and then the server: runs get the grace period, stores close.
-      listening.close().then(
+      Promise.all([listening.close(), stopWorkers(workers)]).then(
         () => {
           process.stdout.write('Stopped.\n');
           done();

@@ -25,6 +25,13 @@ export interface InvocationShared {
    * the one it runs down to the paused one (docs/architecture.md §5.3); cleared once reached.
    */
   resumePath?: BaseAgent[] | undefined;
+  /**
+   * The invocation continues after the process that ran it stopped (crash recovery): its events so
+   * far are in the session, and calls it started without an answer are settled first.
+   */
+  recovering?: boolean;
+  /** Time this invocation has waited to retry model calls the vendor refused for now (ms). */
+  modelRetryWaitMs?: number;
   /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */
   authAnswers?: Map<string, AuthConfig>;
   /** The same answers by the id of the tool call they resume. */

@@ -1,3 +1,4 @@
+import type { ModelRetryConfig } from '../flow/model-retry.js';
 import type { GenerateConfig } from '../models/llm.js';
 import type { LiveConnectConfig } from '../models/llm-connection.js';
 
@@ -29,6 +30,11 @@ export interface RunConfig {
   generateConfig?: GenerateConfig;
   /** Stream AgentTool's inner events to the caller. */
   streamAgentToolEvents?: boolean;
+  /**
+   * A model call the vendor refuses for now (429/503, also in the middle of a stream) is retried
+   * after its Retry-After within this budget, recorded as an event (`customMetadata.adk_model_retry`).
+   */
+  modelRetry?: ModelRetryConfig;
   /** Free-form values for plugins and custom agents. */
   custom?: Record<string, unknown>;
 

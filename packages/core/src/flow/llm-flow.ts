@@ -24,6 +24,7 @@ import {
 } from '../events/event.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
+import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
@@ -36,6 +37,7 @@ import { confirmationRequestEvent, pendingConfirmations } from './confirmation.j
 import { buildContents } from './contents.js';
 import { executeFunctionCalls } from './functions.js';
 import { resolveInstruction } from './instructions.js';
+import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Everything one step needs about the agent's tools. */
@@ -189,13 +191,26 @@ async function* callModel(
     const llm = resolveModel(model, ctx.models);
     if (!request.model) request.model = llm.model;
     const stream = ctx.runConfig.streaming ?? false;
-    for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
-      if (ctx.signal.aborted) throw new CancelledError();
-      if (response.partial) {
-        if (stream) yield eventFromResponse(agent, ctx, response, undefined);
-        continue;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
+          if (ctx.signal.aborted) throw new CancelledError();
+          if (response.partial) {
+            if (stream) yield eventFromResponse(agent, ctx, response, undefined);
+            continue;
+          }
+          final = response;
+        }
+        break;
+      } catch (error) {
+        // The vendor is busy (429/503, even mid-stream): wait as asked within the run's budget,
+        // and record it, instead of failing the run.
+        const delay = ctx.signal.aborted ? undefined : modelRetryDelay(ctx, error, attempt);
+        if (delay === undefined) throw error;
+        final = undefined;
+        yield modelRetryEvent(ctx, error, attempt, delay);
+        await waitForRetry(delay, ctx.signal);
       }
-      final = response;
     }
     if (ctx.signal.aborted) throw new CancelledError();
     if (!final) throw new ConfigError(`Model "${request.model}" returned no response`);
@@ -382,6 +397,10 @@ export async function* runLlmFlow(
   agent: LlmAgent,
   ctx: InvocationContext,
 ): AsyncGenerator<Event, void, undefined> {
+  if (ctx.shared.recovering) {
+    const stop = yield* settleInterruptedCalls(agent, ctx);
+    if (stop || ctx.ended) return;
+  }
   const confirmed = pendingConfirmations(ctx);
   const authenticated = pendingAuthResponses(ctx);
   if (confirmed.length > 0 || authenticated.length > 0) {
@@ -401,6 +420,30 @@ export async function* runLlmFlow(
     yield* step(agent, ctx, result);
     if (result.done) return;
   }
+}
+
+/**
+ * Crash recovery: the calls this agent started before its process stopped and that have no
+ * response. Idempotent tools run again; the others are answered as interrupted (never re-run).
+ */
+async function* settleInterruptedCalls(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+): AsyncGenerator<Event, boolean, undefined> {
+  ctx.shared.recovering = false;
+  const calls = unansweredCalls(ctx.session.events, ctx.invocationId, agent.name);
+  if (calls.length === 0) return false;
+  const tools = await resolveTools(agent, ctx);
+  const again = calls.filter((c) => tools.byName.get(c.name)?.idempotent);
+  const interrupted = calls.filter((c) => !tools.byName.get(c.name)?.idempotent);
+  if (interrupted.length > 0)
+    yield interruptedResponses(interrupted, {
+      invocationId: ctx.invocationId,
+      author: agent.name,
+      branch: ctx.branch,
+    });
+  if (again.length === 0) return false;
+  return yield* runCallsAndFollowUp(agent, ctx, again, tools, false);
 }
 
 /** Runs a model turn's calls concurrently, yielding events that tools emit meanwhile (AgentTool). */

@@ -16,7 +16,13 @@ import {
   NotFoundError,
 } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
-import { createEvent, type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
+import {
+  createEvent,
+  type Event,
+  eventFunctionCalls,
+  eventFunctionResponses,
+  isFinalResponse,
+} from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
@@ -25,7 +31,13 @@ import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js'
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
 import { InMemoryRunStore } from '../runs/in-memory-run-store.js';
-import { type RunEventsOptions, RunManager, type RunTiming } from '../runs/run-manager.js';
+import {
+  type RunEventsOptions,
+  RunManager,
+  type RunTiming,
+  type RunWorker,
+  type WorkerOptions,
+} from '../runs/run-manager.js';
 import type {
   ListRunsParams,
   ListRunsResult,
@@ -76,6 +88,11 @@ export interface RunnerOptions {
   multitaskStrategy?: MultitaskStrategy;
   /** How often runs on a shared run store check for cancel requests and record a heartbeat. */
   runTiming?: RunTiming;
+  /**
+   * Where `startRun` runs execute: in this process (`local`, default), or by whichever worker
+   * claims them from the run store (`queue`: see `startWorker`, `adk worker`).
+   */
+  execution?: 'local' | 'queue';
 }
 
 export interface RunParams {
@@ -90,6 +107,12 @@ export interface RunParams {
   invocationId?: string;
   /** Double-texting: what to do when the session already has a run (see RunnerOptions). */
   multitaskStrategy?: MultitaskStrategy;
+  /**
+   * Continue the invocation `invocationId` from its events in the session (crash recovery): the
+   * message is not committed again, finished model and tool steps are not repeated, and calls it
+   * started without an answer are re-run only for idempotent tools.
+   */
+  recover?: boolean;
 }
 
 export interface RunLiveParams {
@@ -137,6 +160,7 @@ export class Runner {
   private readonly running = new Map<string, Promise<void>>();
   /** Run records: status, cancel from anywhere, double-texting, tails. */
   readonly runs: RunManager;
+  private readonly execution: 'local' | 'queue';
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -152,6 +176,7 @@ export class Runner {
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
+    this.execution = options.execution ?? 'local';
     this.runs = new RunManager(
       this.appName,
       options.runStore ?? new InMemoryRunStore(),
@@ -175,16 +200,76 @@ export class Runner {
    * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
-    const record = await this.runs.admit(params, true);
-    const events = this.runs.execute(params, this.runBody, record);
-    void (async () => {
-      try {
-        for await (const _ of events);
-      } catch {
-        // The run's record holds the failure.
-      }
-    })();
+    const local = this.execution === 'local';
+    const record = await this.runs.admit(params, true, local);
+    if (local) void drain(this.runs.execute(params, this.runBody, record));
     return { ...record };
+  }
+
+  /**
+   * Executes runs nobody executes — queued with `execution: 'queue'`, or left `running`/`queued`
+   * by a process that stopped heartbeating — claiming them from the run store (on Postgres, several
+   * workers claim without overlap). Each resumes from its events: finished model calls and tool
+   * results are not repeated; a call that started without an answer runs again only for an
+   * idempotent tool. `stop()` stops claiming (runs already started go on).
+   */
+  startWorker(options?: WorkerOptions): RunWorker {
+    return this.runs.startWorker((record) => void this.resumeRun(record), options);
+  }
+
+  /**
+   * Claims and resumes, once, every run left unfinished by a process that stopped (their owner's
+   * heartbeat older than `staleAfterMs`, default 0: any other owner), e.g. at start-up of a
+   * single-process store (PGlite, SQLite). Resolves with the records it took over.
+   */
+  async recoverRuns(options: { staleAfterMs?: number } = {}): Promise<RunRecord[]> {
+    const taken: RunRecord[] = [];
+    for (
+      let record = await this.runs.claim(options.staleAfterMs ?? 0);
+      record;
+      record = await this.runs.claim(options.staleAfterMs ?? 0)
+    ) {
+      taken.push(record);
+      void this.resumeRun(record);
+    }
+    return taken;
+  }
+
+  /**
+   * Executes a run this process claimed (see `RunStore.claimRun`) in the background, continuing its
+   * invocation from the log; resolves when it has ended (its record says how).
+   */
+  async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
+    const session = await this.sessionService.getSession(key);
+    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
+    // a late answer: the run ends failed, and its events so far stay as they are.
+    if (session && supersededAt(session.events, record.invocationId)) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: {
+            code: 'INTERRUPTED',
+            message: 'The process running it stopped, and later runs of the session went on without it',
+          },
+        },
+      );
+      return;
+    }
+    const { newMessage, stateDelta, runConfig } = record.input;
+    const params: RunParams = {
+      userId: record.userId,
+      sessionId: record.sessionId,
+      invocationId: record.invocationId,
+      ...(newMessage ? { newMessage } : {}),
+      ...(stateDelta ? { stateDelta } : {}),
+      ...(runConfig ? { runConfig } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      recover: true,
+    };
+    return drain(this.runs.execute(params, this.runBody, record));
   }
 
   /** A run of this app by id (undefined when unknown). */
@@ -209,6 +294,9 @@ export class Runner {
   runEvents(runId: string, options?: RunEventsOptions): AsyncGenerator<Event, RunRecord, undefined> {
     return this.runs.events(runId, options);
   }
+
+  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
+    this.exclusive(params, () => this.runExclusive(params), started);
 
   /**
    * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.4):
@@ -252,9 +340,6 @@ export class Runner {
     const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
     return this.exclusive(common, () => this.runLiveExclusive(params));
   }
-
-  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
-    this.exclusive(params, () => this.runExclusive(params), started);
 
   /**
    * One run at a time per session: queued behind (or refused next to) a run in progress; `started`
@@ -343,8 +428,11 @@ export class Runner {
     const shared: InvocationShared = { llmCalls: 0, ended: false, tempState: {} };
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    const taken = params.newMessage ? takeAuthAnswers(params.newMessage) : undefined;
+    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
+    const recovered = params.recover ? recoveryPoint(session.events, invocationId) : undefined;
+    const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
     if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
+    if (recovered) shared.recovering = true;
     let ctx = new InvocationContext({
       invocationId,
       appName: this.appName,
@@ -360,7 +448,7 @@ export class Runner {
       signal,
       agent: this.agent,
       rootAgent: this.agent,
-      userContent: taken?.message,
+      userContent: recovered ? recovered.userContent : taken?.message,
       shared,
       trace,
       contextCompression: this.contextCompression,
@@ -378,15 +466,17 @@ export class Runner {
           actions: { stateDelta: { ...params.stateDelta } },
         });
         yield await this.commit(ctx, userEvent);
-      } else if (params.stateDelta && Object.keys(params.stateDelta).length > 0) {
+      } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
           createEvent({ invocationId, author: 'user', actions: { stateDelta: params.stateDelta } }),
         );
       }
 
-      const halt = await this.pluginManager.beforeRun({ context: ctx });
-      if (halt) {
+      const halt = recovered ? undefined : await this.pluginManager.beforeRun({ context: ctx });
+      if (recovered?.finished) {
+        // It had answered before its process stopped: nothing is run again.
+      } else if (halt) {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
         const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
@@ -670,4 +760,48 @@ function mayBeReturnedTo(agent: BaseAgent): boolean {
     if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
   }
   return true;
+}
+
+/**
+ * Where a recovered invocation stands: its user content, and whether its last event already
+ * answered (then nothing runs again). Undefined when the log has none of its events yet.
+ */
+function recoveryPoint(
+  events: readonly Event[],
+  invocationId: string,
+): { userContent: Content | undefined; finished: boolean } | undefined {
+  let userContent: Content | undefined;
+  let last: Event | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId !== invocationId) {
+      if (last) break;
+      continue;
+    }
+    last ??= event;
+    if (event.author === 'user' && event.content && !eventFunctionResponses(event).length)
+      userContent = event.content;
+  }
+  if (!last) return undefined;
+  const finished =
+    last.author !== 'user' && !last.errorCode && isFinalResponse(last) && !last.longRunningToolIds?.length;
+  return { userContent, finished };
+}
+
+/** Drives a background run to its end; its record says how it ended. */
+async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
+  try {
+    for await (const _ of events);
+  } catch {
+    // Recorded on the run.
+  }
+}
+
+/** Whether events of another invocation follow the last event of `invocationId` in the log. */
+function supersededAt(events: readonly Event[], invocationId: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    if (event.invocationId === invocationId) return i < events.length - 1;
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 import { nowMs } from '../utils/clock.js';
 import {
+  type ClaimRunParams,
   isRunFinished,
   type ListRunsParams,
   type ListRunsResult,
@@ -97,6 +98,40 @@ export class InMemoryRunStore implements RunStore {
     }
     for (const listener of this.listeners) listener(key);
     return { ...run };
+  }
+
+  async claimRun(params: ClaimRunParams): Promise<RunRecord | undefined> {
+    const apps = params.appName === undefined ? [...this.apps.values()] : [this.apps.get(params.appName)];
+    for (const runs of apps) {
+      const claimed = runs && this.claimIn(runs, params);
+      if (claimed) return claimed;
+    }
+    return undefined;
+  }
+
+  private claimIn(runs: Map<string, RunRecord>, params: ClaimRunParams): RunRecord | undefined {
+    for (const run of runs.values()) {
+      const unowned = run.status === 'queued' && run.owner === undefined;
+      const stale =
+        (run.status === 'queued' || run.status === 'running') &&
+        (run.heartbeatAt ?? run.createdAt) < params.staleBefore;
+      if (!unowned && (!stale || run.owner === params.owner)) continue;
+      // FIFO per session: never a run while an earlier one of its session is unfinished.
+      if (this.hasEarlierUnfinished(runs, run)) continue;
+      run.owner = params.owner;
+      run.heartbeatAt = nowMs();
+      return { ...run };
+    }
+    return undefined;
+  }
+
+  private hasEarlierUnfinished(runs: Map<string, RunRecord>, run: RunRecord): boolean {
+    for (const other of runs.values()) {
+      if (other === run) return false;
+      if (other.userId === run.userId && other.sessionId === run.sessionId && !isRunFinished(other.status))
+        return true;
+    }
+    return false;
   }
 
   onCancelRequested(listener: (key: RunKey) => void): () => void {

@@ -52,6 +52,24 @@ export interface RunTiming {
   heartbeatMs?: number;
 }
 
+export interface WorkerOptions {
+  /** How often to look for runs to claim when none was found (ms, default 200). */
+  pollIntervalMs?: number;
+  /**
+   * A run whose owner has not recorded a heartbeat for this long is taken over (ms, default two
+   * heartbeat intervals plus one poll).
+   */
+  staleAfterMs?: number;
+  /** Runs executing in this process at once, beyond which nothing more is claimed (default 10). */
+  maxConcurrentRuns?: number;
+  /** Told about a failed claim (the worker keeps going). */
+  onError?: (error: unknown) => void;
+}
+
+export interface RunWorker {
+  stop(): void;
+}
+
 /** A run executing in this process. */
 interface ActiveRun {
   record: RunRecord;
@@ -156,7 +174,7 @@ export class RunManager {
    * Checks the double-texting strategy against the session's queued and running runs and
    * creates the run's record (queued).
    */
-  async admit(params: ManagedRunParams, background: boolean): Promise<RunRecord> {
+  async admit(params: ManagedRunParams, background: boolean, executeHere = true): Promise<RunRecord> {
     const strategy = params.multitaskStrategy ?? this.defaultStrategy;
     if (strategy !== 'enqueue') {
       const others = await this.unfinishedRuns(params.userId, params.sessionId);
@@ -172,6 +190,7 @@ export class RunManager {
     if (params.newMessage) input.newMessage = params.newMessage;
     if (params.stateDelta) input.stateDelta = params.stateDelta;
     if (params.runConfig) input.runConfig = params.runConfig;
+    const createdAt = nowMs();
     return this.store.createRun({
       id: newId(),
       appName: this.appName,
@@ -180,7 +199,9 @@ export class RunManager {
       invocationId: params.invocationId ?? `e-${newId()}`,
       status: 'queued',
       background,
-      createdAt: nowMs(),
+      // A run this process executes is owned from the start, so no worker claims it meanwhile.
+      ...(executeHere ? { owner: this.instanceId, heartbeatAt: createdAt } : {}),
+      createdAt,
       input,
     });
   }
@@ -267,6 +288,53 @@ export class RunManager {
     } finally {
       local?.listeners.delete(listener);
     }
+  }
+
+  /**
+   * Claims runs that nobody executes — queued for workers, or left by a process that stopped
+   * heartbeating — and executes them here, resuming each from its events. Stops with the returned
+   * function (runs already started go on).
+   */
+  startWorker(execute: (record: RunRecord) => void, options: WorkerOptions = {}): RunWorker {
+    const interval = options.pollIntervalMs ?? 200;
+    const staleAfter = options.staleAfterMs ?? 2 * (this.timing.heartbeatMs ?? 2000) + interval;
+    const max = options.maxConcurrentRuns ?? 10;
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const tick = async () => {
+      timer = undefined;
+      try {
+        while (!stopped && this.active.size < max) {
+          const record = await this.claim(staleAfter);
+          if (!record) break;
+          execute(record);
+        }
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (!stopped) {
+        timer = setTimeout(() => void tick(), interval);
+        timer.unref?.();
+      }
+    };
+    void tick();
+    return {
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  /** Claims one run for this process (see RunStore.claimRun); undefined when none waits. */
+  async claim(staleAfterMs: number): Promise<RunRecord | undefined> {
+    if (!this.store.claimRun) return undefined;
+    this.listen();
+    return this.store.claimRun({
+      appName: this.appName,
+      owner: this.instanceId,
+      staleBefore: nowMs() - staleAfterMs,
+    });
   }
 
   /** Stops listening for cancel requests. */

@@ -77,6 +77,13 @@ export interface ListRunsParams {
   pageToken?: string;
 }
 
+export interface ClaimRunParams {
+  /** Only runs of this app (default: any app of the store). */
+  appName?: string;
+  owner: string;
+  staleBefore: number;
+}
+
 export interface ListRunsResult {
   /** Newest first. */
   runs: RunRecord[];
@@ -112,5 +119,12 @@ export interface RunStore {
    * asked to cancel.
    */
   pollRuns?(appName: string, runIds: string[], heartbeat: boolean): Promise<string[]>;
+  /**
+   * Claims one run of the app for `owner` to execute, oldest first: a queued run nobody executes
+   * yet, or a queued or running one whose owner's last heartbeat (or creation, without one) is
+   * older than `staleBefore` (ms) — its process stopped (never one `owner` already has). Safe when several processes claim at once
+   * (each run goes to one of them). The claimed record names `owner` and has a fresh heartbeat.
+   */
+  claimRun?(params: ClaimRunParams): Promise<RunRecord | undefined>;
   close?(): Promise<void>;
 }

@@ -145,5 +145,55 @@ export function runStoreConformance(
         }
       }),
     },
+    {
+      name: 'claims unowned queued runs and runs of stopped owners, oldest first, each once, FIFO per session',
+      run: withStore(async (s) => {
+        if (!s.claimRun) return;
+        const appName = app('claim');
+        const now = Date.now();
+        const at = (sessionId: string, init: Partial<RunRecord>) =>
+          s.createRun(record(appName, { sessionId, createdAt: now - 2000, ...init }));
+        const fresh = await at('s-fresh', { status: 'running', owner: 'alive', heartbeatAt: now });
+        const orphan = await at('s-orphan', {
+          status: 'running',
+          owner: 'dead',
+          heartbeatAt: now - 60_000,
+          createdAt: now - 70_000,
+        });
+        const queued = await at('s-queued', { createdAt: now - 1000 });
+        const mine = await at('s-mine', { status: 'running', owner: 'me', heartbeatAt: now - 60_000 });
+        const done = await at('s-done', { status: 'succeeded', owner: 'dead', createdAt: now - 90_000 });
+        // Behind an unfinished run of its own session: not claimable until that one has finished.
+        const ahead = await at('s-busy', {
+          status: 'running',
+          owner: 'alive',
+          heartbeatAt: now,
+          createdAt: now - 800,
+        });
+        const behind = await at('s-busy', { createdAt: now - 500 });
+        const staleBefore = now - 10_000;
+        const first = await s.claimRun({ appName, owner: 'me', staleBefore });
+        const second = await s.claimRun({ appName, owner: 'me', staleBefore });
+        const third = await s.claimRun({ appName, owner: 'me', staleBefore });
+        assert.deepEqual([first?.id, second?.id, third], [orphan.id, queued.id, undefined]);
+        assert.equal(first?.owner, 'me');
+        assert.ok((first?.heartbeatAt ?? 0) >= now - 1000, 'a claimed run has a fresh heartbeat');
+        assert.equal((await s.getRun({ appName, runId: fresh.id }))?.owner, 'alive');
+        assert.equal((await s.getRun({ appName, runId: mine.id }))?.owner, 'me');
+        assert.equal((await s.getRun({ appName, runId: done.id }))?.owner, 'dead');
+        assert.equal((await s.getRun({ appName, runId: behind.id }))?.owner, undefined);
+        await s.updateRun({ appName, runId: ahead.id }, { status: 'succeeded', endedAt: now });
+        assert.equal((await s.claimRun({ appName, owner: 'me', staleBefore }))?.id, behind.id);
+        // Claimers racing for the same runs each get different ones (other owners may take the
+        // stale run of "me" too).
+        const more = await Promise.all([1, 2, 3, 4].map((i) => at(`s-more-${i}`, { createdAt: now })));
+        const raced = await Promise.all(
+          ['w1', 'w2', 'w3', 'w4', 'w5'].map((owner) => s.claimRun?.({ appName, owner, staleBefore })),
+        );
+        const got = raced.filter((r) => r !== undefined).map((r) => r?.id);
+        assert.equal(new Set(got).size, got.length, 'no run was claimed twice');
+        assert.deepEqual(new Set(got), new Set([...more.map((r) => r.id), mine.id]));
+      }),
+    },
   ];
 }

@@ -9,6 +9,12 @@ export interface BaseToolOptions {
   /** The call starts work that finishes later; the invocation pauses until its response arrives. */
   isLongRunning?: boolean;
   /**
+   * Running the call twice does no harm (a read, an upsert). A call that a crashed process started
+   * and never answered is run again on recovery only when its tool is idempotent; otherwise the
+   * model gets an error response saying it was interrupted (at-most-once).
+   */
+  idempotent?: boolean;
+  /**
    * Live sessions: 'NON_BLOCKING' declares the tool so the model goes on talking while it runs
    * (default 'BLOCKING'). Every live call runs without holding up the connection either way.
    */
@@ -26,6 +32,7 @@ export abstract class BaseTool {
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
+  readonly idempotent: boolean;
   readonly behavior: 'BLOCKING' | 'NON_BLOCKING' | undefined;
   readonly scheduling: FunctionResponseScheduling | undefined;
 
@@ -33,6 +40,7 @@ export abstract class BaseTool {
     this.name = options.name;
     this.description = options.description;
     this.isLongRunning = options.isLongRunning ?? false;
+    this.idempotent = options.idempotent ?? false;
     this.behavior = options.behavior;
     this.scheduling = options.scheduling;
   }

@@ -13,6 +13,8 @@ export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>
   /** Returns the response; an async generator function makes a streaming tool (see BaseTool.run). */
   execute: (args: z.output<S>, context: ToolContext) => R | Promise<R> | AsyncIterable<R>;
   isLongRunning?: boolean;
+  /** Safe to run again after a crash interrupted it (see BaseToolOptions.idempotent). */
+  idempotent?: boolean;
   /** Live sessions: see BaseToolOptions.behavior. */
   behavior?: 'BLOCKING' | 'NON_BLOCKING';
   /** Live sessions: see BaseToolOptions.scheduling. */
@@ -46,6 +48,7 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
       name: options.name,
       description: options.description,
       isLongRunning: options.isLongRunning ?? false,
+      idempotent: options.idempotent ?? false,
       ...(options.behavior ? { behavior: options.behavior } : {}),
       ...(options.scheduling ? { scheduling: options.scheduling } : {}),
     });

@@ -6,6 +6,7 @@ import {
   isAdkError,
   type MemoryService,
   type MultitaskStrategy,
+  newId,
   type Plugin,
   Runner,
   type SessionService,
@@ -33,6 +34,7 @@ import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
 import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
 import { RunTracker } from './run-tracker.js';
+import { type ServerRunWorkerOptions, startServerRunWorker } from './run-worker.js';
 import { openStores } from './stores.js';
 
 export interface AdkServerOptions {
@@ -78,6 +80,17 @@ export interface AdkServerOptions {
    * for every app, or one per app name; a request's `multitaskStrategy` wins.
    */
   multitaskStrategy?: MultitaskStrategy | Record<string, MultitaskStrategy>;
+  /**
+   * Where background runs (`POST …/runs`) execute: in this process (`local`, default), or by a
+   * worker that claims them from the database (`queue`; `adk api_server --workers N`, `adk worker`).
+   */
+  execution?: 'local' | 'queue';
+  /**
+   * Claim and execute runs nobody executes — queued ones (with `execution: 'queue'` somewhere) and
+   * ones whose process stopped (crash recovery, resumed from the event log). Default: on when the
+   * sessions are in SQL, polling every second; `false` turns it off.
+   */
+  runWorker?: boolean | ServerRunWorkerOptions;
   /** How long close() lets runs finish before aborting them, ms. Default 10 000. */
   shutdownGraceMs?: number;
   /** Where the server's own lines go. Default: warnings and errors to stderr. */
@@ -180,6 +193,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (tracing?.collecting && options.tracePayloads !== false)
     plugins.unshift(modelPayloadPlugin(tracing.store));
 
+  // One owner name for every app's runner of this process (run records, claims, heartbeats).
+  const instanceId = `server-${newId()}`;
   const apps = new AppRegistry(
     options.apps,
     (appName, agent) =>
@@ -190,11 +205,24 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
         ...(stores.runStore ? { runStore: stores.runStore } : {}),
+        instanceId,
+        ...(options.execution ? { execution: options.execution } : {}),
         plugins,
         ...strategyFor(options.multitaskStrategy, appName),
       }),
   );
   const runs = new RunTracker();
+  const worker =
+    stores.runStore && options.runWorker !== false
+      ? startServerRunWorker(
+          stores.runStore,
+          apps,
+          instanceId,
+          runs,
+          logger,
+          typeof options.runWorker === 'object' ? options.runWorker : {},
+        )
+      : undefined;
   const ctx: RouteContext = {
     bind: http?.bind,
     apps,
@@ -284,6 +312,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const grace = options.shutdownGraceMs ?? 10_000;
   let closing: Promise<void> | undefined;
   const close = async () => {
+    worker?.stop();
     await runs.drain(grace);
     await mounts?.close();
     for (const runner of await apps.loaded()) {
