@@ -15,6 +15,7 @@ import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
+import { timeTravel } from './scenarios/time-travel.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
 export const scenarios: Scenario[] = [
@@ -28,6 +29,7 @@ export const scenarios: Scenario[] = [
   storage,
   server,
   devUiScenario,
+  timeTravel,
 ];
 
 export interface BenchOptions {
