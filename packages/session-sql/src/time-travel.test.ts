@@ -6,6 +6,7 @@ import {
   type AnyKysely,
   migrateToLatest,
   SqlArtifactService,
+  SqlMemoryService,
   SqlRunStore,
   SqlSessionService,
 } from './index.js';
@@ -79,6 +80,32 @@ for (const target of testDatabases()) {
       expect(listed.sessions.find((x) => x.id === 'f')?.forkedFrom).toEqual(forkOnA?.forkedFrom);
       await a.close();
       await b.close();
+    });
+
+    it('memory ingestion keeps only the visible history', async () => {
+      const s = new SqlSessionService({ db, tablePrefix });
+      const memory = new SqlMemoryService({ db, tablePrefix });
+      const appName = `tt-memory-${target.name}`;
+      const key = { appName, userId: 'u', sessionId: 's' };
+      const session = await s.createSession(key);
+      const said = (invocationId: string, text: string) =>
+        createEvent({ invocationId, author: 'user', content: { role: 'user', parts: [{ text }] } });
+      await s.appendEvent(session, said('inv-1', 'my harbour is Lisbon'));
+      await s.appendEvent(session, said('inv-2', 'my password is hunter2'));
+      await s.appendEvent(
+        session,
+        createEvent({
+          invocationId: 'inv-r',
+          author: 'user',
+          actions: { stateDelta: {}, artifactDelta: {}, rewindBeforeInvocationId: 'inv-2' },
+        }),
+      );
+      await memory.addSessionToMemory(session);
+      const search = (query: string) => memory.searchMemory({ appName, userId: 'u', query });
+      expect((await search('harbour')).memories).toHaveLength(1);
+      expect((await search('hunter2')).memories).toHaveLength(0);
+      await memory.close();
+      await s.close();
     });
 
     it('a fork is one transaction: a taken id leaves no copied events behind', async () => {
