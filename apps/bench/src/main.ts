@@ -1,18 +1,40 @@
 // `pnpm bench` (full run; rewrites docs/benchmarks.md and docs/benchmarks.svg) and
 // `pnpm bench --quick` / BENCH_QUICK=1 (tiny counts, proves the harness works, writes nothing).
-// `--only=long-session,cold-start` runs some scenarios (and then writes nothing either);
-// `--out=<dir>` writes the report and chart to that folder instead, in any mode.
+// `--only=long-session,cold-start` (or `--only long-session,cold-start`) runs some scenarios (and
+// then writes nothing either); `--out=<dir>` writes the report and chart to that folder instead, in
+// any mode. Any other argument is refused, so that a mistyped option never starts a full run that
+// rewrites the docs.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runBench, scenarios } from './bench.js';
 import { benchRoot } from './harness/child.js';
 
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick') || ['1', 'true'].includes(process.env.BENCH_QUICK ?? '');
-const onlyArg = argv.find((arg) => arg.startsWith('--only='));
+function usage(message: string): never {
+  console.error(`bench: ${message}\nusage: bench [--quick] [--only=<scenario>[,<scenario>…]] [--out=<dir>]`);
+  process.exit(2);
+}
+
+// `pnpm bench -- --only x` passes the `--` along.
+const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+const options = new Map<string, string>();
+let quick = ['1', 'true'].includes(process.env.BENCH_QUICK ?? '');
+for (let i = 0; i < argv.length; i++) {
+  const arg = argv[i] as string;
+  if (arg === '--quick') {
+    quick = true;
+    continue;
+  }
+  const match = /^--(only|out)(?:=(.*))?$/.exec(arg);
+  if (!match) usage(`unknown argument ${arg}`);
+  const name = match[1] as string;
+  const value = match[2] ?? argv[++i];
+  if (!value || value.startsWith('--')) usage(`--${name} needs a value`);
+  options.set(name, value);
+}
+const onlyValue = options.get('only');
 // --out=<dir> writes benchmarks.md/svg there (any mode), e.g. to look at a quick run's report.
-const outArg = argv.find((arg) => arg.startsWith('--out='));
-const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : undefined;
+const outValue = options.get('out');
+const only = onlyValue ? onlyValue.split(',').filter(Boolean) : undefined;
 const unknown = only?.filter((id) => !scenarios.some((scenario) => scenario.id === id)) ?? [];
 if (unknown.length > 0) {
   console.error(
@@ -23,7 +45,7 @@ if (unknown.length > 0) {
 
 const run = await runBench({ quick, ...(only ? { only } : {}) });
 const docs = join(benchRoot, '..', '..', 'docs');
-const outDir = outArg ? resolve(outArg.slice('--out='.length)) : !quick && !only ? docs : undefined;
+const outDir = outValue ? resolve(outValue) : !quick && !only ? docs : undefined;
 if (outDir) {
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, 'benchmarks.md'), run.markdown);

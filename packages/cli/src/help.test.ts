@@ -12,11 +12,20 @@ describe('adk --help', () => {
   it.each([
     [
       'web',
-      ['--port <port>', '--host <host>', '--token <token>', '--allow-origins', '--data-dir', 'DATABASE_URL'],
+      [
+        '--port <port>',
+        '--host <host>',
+        '--token <token>',
+        '--allow-origins',
+        '--data-dir',
+        'DATABASE_URL',
+        '--no-reload',
+        'GET /dev/reload',
+      ],
     ],
     ['api_server', ['--port <port>', '--no-a2a', 'ADK_SERVER_TOKEN']],
     ['run', ['--session <id>', '--replay <file>', 'echo "What is 12 * 7?" | adk run']],
-    ['create', ['<name>', '--model <model>']],
+    ['create', ['<name>', '--model <model>', '--packages <source>', 'registry', 'checkout', 'auto']],
   ])('has help for %s', async (command, expected) => {
     const result = await runCli([command, '--help']);
     expect(result.code).toBe(0);

@@ -1,57 +1,28 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, offlineEnv } from './__fixtures__/cli.js';
+import { offlineEnv } from './__fixtures__/cli.js';
+import { type AdkProcess, type PostgresTarget, startAdk, startPostgres } from './__fixtures__/postgres.js';
 
 // Two `adk api_server` processes on one real Postgres behind a round-robin client: runs of one
 // session are serialized across the processes (advisory locks), nothing is lost or duplicated, and
 // a process killed with SIGKILL mid-run leaves no session stuck.
 
-interface PostgresTarget {
-  url?: string;
-  skipReason?: string;
-}
-type StartCluster = (project: unknown) => Promise<(() => void) | undefined>;
-
-// session-sql's throwaway-cluster helper (its Vitest globalSetup), run for this file only.
-const HELPER = new URL('../../session-sql/src/__fixtures__/postgres-cluster.ts', import.meta.url).href;
 const APPS = fileURLToPath(new URL('./__fixtures__/scale-out', import.meta.url));
 const SESSIONS = 200;
 
-interface Instance {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+type Instance = AdkProcess & { url: string };
 
 async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
-  const child = spawn(process.execPath, [BIN, 'api_server', APPS, '--port', '0', '--data-dir', dataDir], {
+  const started = await startAdk(
+    ['api_server', APPS, '--port', '0', '--data-dir', dataDir],
     // A small pool: 200 sessions at once queue for 4 query connections (plus the run-lock one).
-    env: offlineEnv({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '5' }),
-  });
-  let output = '';
-  const append = (d: string) => {
-    output += d;
-  };
-  child.stdout.setEncoding('utf8').on('data', append);
-  child.stderr.setEncoding('utf8').on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1] && output.includes('Press Ctrl-C')) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then(() => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { child, url, output: () => output, exited };
+    offlineEnv({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '5' }),
+    /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl-C/,
+  );
+  return { ...started, url: started.match[1] as string };
 }
 
 interface WireEvent {
@@ -98,9 +69,7 @@ let dataDir = '';
 let instances: Instance[] = [];
 
 beforeAll(async () => {
-  const startCluster = ((await import(HELPER)) as { default: StartCluster }).default;
-  stopCluster =
-    (await startCluster({ provide: (_key: string, value: PostgresTarget) => (target = value) })) ?? undefined;
+  ({ target, stop: stopCluster } = await startPostgres());
   if (!target.url) return;
   dataDir = mkdtempSync(join(tmpdir(), 'adk-cli-scale-out-'));
   // Both start together on an empty database: the migrations run once, under the migrator's lock.

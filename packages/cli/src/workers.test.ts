@@ -1,69 +1,30 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, offlineEnv } from './__fixtures__/cli.js';
+import { offlineEnv } from './__fixtures__/cli.js';
+import { type AdkProcess, type PostgresTarget, startAdk, startPostgres } from './__fixtures__/postgres.js';
 
 // Two `adk api_server --workers 0` processes queue background runs on one real Postgres; `adk
 // worker` processes claim and execute them. Workers are killed with SIGKILL mid-run, twice: every
 // run still ends succeeded, resumed from its events by another worker, with nothing lost or
 // duplicated, no completed model step repeated and the non-idempotent tool never run twice.
 
-interface PostgresTarget {
-  url?: string;
-  skipReason?: string;
-}
-type StartCluster = (project: unknown) => Promise<(() => void) | undefined>;
-
-const HELPER = new URL('../../session-sql/src/__fixtures__/postgres-cluster.ts', import.meta.url).href;
 const APPS = fileURLToPath(new URL('./__fixtures__/workers', import.meta.url));
 const SESSIONS = 40;
 const RUNS_PER_SESSION = 2;
-
-interface Proc {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  ready: RegExp,
-): Promise<Proc & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env });
-  let output = '';
-  const append = (d: string) => {
-    output += d;
-  };
-  child.stdout.setEncoding('utf8').on('data', append);
-  child.stderr.setEncoding('utf8').on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`adk ${args[0]} did not start:\n${output}`)), 60_000);
-    child.stdout.on('data', () => {
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output, exited, match });
-      }
-    });
-    void exited.then(() => reject(new Error(`adk ${args[0]} exited:\n${output}`)));
-  });
-}
 
 let target: PostgresTarget = {};
 let stopCluster: (() => void) | undefined;
 let dir = '';
 let sideFile = '';
 let env: NodeJS.ProcessEnv = {};
-const procs: Proc[] = [];
+const procs: AdkProcess[] = [];
 const apis: string[] = [];
 
 const startApi = async () => {
-  const p = await start(
+  const p = await startAdk(
     ['api_server', APPS, '--port', '0', '--data-dir', dir, '--workers', '0'],
     env,
     /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl-C/,
@@ -72,15 +33,13 @@ const startApi = async () => {
   return p.match[1] as string;
 };
 const startWorker = async () => {
-  const p = await start(['worker', APPS, '--data-dir', dir], env, /Press Ctrl-C/);
+  const p = await startAdk(['worker', APPS, '--data-dir', dir], env, /Press Ctrl-C/);
   procs.push(p);
   return p;
 };
 
 beforeAll(async () => {
-  const startCluster = ((await import(HELPER)) as { default: StartCluster }).default;
-  stopCluster =
-    (await startCluster({ provide: (_key: string, value: PostgresTarget) => (target = value) })) ?? undefined;
+  ({ target, stop: stopCluster } = await startPostgres());
   if (!target.url) return;
   dir = mkdtempSync(join(tmpdir(), 'adk-cli-workers-'));
   sideFile = join(dir, 'calls.log');
@@ -160,7 +119,7 @@ describe('workers on one Postgres', () => {
     }
 
     // Kill a worker while it is inside the slow charge tool, start another; then once more.
-    const killDuring = async (victim: Proc) => {
+    const killDuring = async (victim: AdkProcess) => {
       const before = sideLines().filter((l) => l.startsWith('charge ')).length;
       for (let i = 0; i < 400 && sideLines().filter((l) => l.startsWith('charge ')).length <= before + 2; i++)
         await new Promise((r) => setTimeout(r, 25));

@@ -14,5 +14,5 @@ export const apiServerCommand: CommandModule = (program: Command) => {
       'queue background runs for workers (needs DATABASE_URL=postgres://…) and start N `adk worker` processes beside this one (0: workers run elsewhere)',
       parseCount,
     )
-    .action((dir: string, options: ServeOptions) => serve(dir, options, undefined));
+    .action((dir: string, options: ServeOptions) => serve(dir, options, undefined, { reload: false }));
 };

@@ -5,9 +5,11 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
+import { watchApps } from '../loader/app-watcher.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
+import { reloadRoutes } from './reload-route.js';
 import { requireSharedDatabase, spawnWorkers, stopWorkers } from './worker.js';
 
 export interface ServeOptions {
@@ -21,6 +23,8 @@ export interface ServeOptions {
   logRequests?: boolean;
   /** `api_server --workers N`: background runs go to workers through Postgres; N started here. */
   workers?: number;
+  /** Watch the agents folder and reload changed apps (`--reload` / `--no-reload`). */
+  reload?: boolean;
 }
 
 /** The options `adk web` and `adk api_server` share. */
@@ -46,6 +50,8 @@ export function addServeOptions(command: Command): Command {
     )
     .option('--no-a2a', 'do not serve each app over A2A at /a2a/{app}')
     .option('--log-requests', 'log each HTTP request and the steps of each run')
+    .option('--reload', 'reload an app when its files change (default for web; off for api_server)')
+    .option('--no-reload', 'do not watch the agents folder')
     .addHelpText(
       'after',
       `
@@ -53,7 +59,11 @@ Storage: embedded PGlite in the data folder by default; set DATABASE_URL to use 
 (postgres://…) or SQLite (sqlite:///path/to/file.db); DATABASE_POOL_SIZE caps the Postgres
 connection pool of this process (default 10). Model keys (GEMINI_API_KEY, GOOGLE_API_KEY,
 ANTHROPIC_API_KEY, OPENAI_API_KEY) come from the environment or <agents_dir>/.env; with none, an
-offline demo model answers.`,
+offline demo model answers.
+
+Reload (adk web, unless --no-reload): a changed .ts/.js/.yaml/.json/.env file of an app reloads it
+for the next run (runs in progress finish on the code they started with); a file that fails to load
+keeps the last good version and is reported on stderr, in the web UI and at GET /dev/reload.`,
     );
 }
 
@@ -61,9 +71,15 @@ offline demo model answers.`,
  * Starts the ADK server on a folder of apps and keeps it running until SIGINT/SIGTERM, then closes
  * it (letting runs finish within the server's grace period).
  */
-export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi | undefined): Promise<void> {
+export async function serve(
+  dir: string,
+  options: ServeOptions,
+  ui: AdkServerUi | undefined,
+  defaults: { reload: boolean },
+): Promise<void> {
   const agentsDir = resolve(dir);
-  const loader = createAppLoader(agentsDir);
+  const reload = options.reload ?? defaults.reload;
+  const loader = createAppLoader(agentsDir, { reloadable: reload });
   registerModelsFromEnv(defaultModelRegistry);
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -82,7 +98,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
-    routes: await evalServerRoutes(agentsDir, loader),
+    routes: [...reloadRoutes(loader, reload), ...(await evalServerRoutes(agentsDir, loader))],
     ...(options.logRequests ? { logRequests: true } : {}),
   });
   let listening: Awaited<ReturnType<typeof listenAdkServer>>;
@@ -114,6 +130,11 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
   log(`Sessions: ${server.storage}`);
   const workers = queue ? spawnWorkers(options.workers ?? 0, agentsDir, options.dataDir) : [];
   if (queue) log(`Background runs: queued for workers (${workers.length} started here)`);
+  const watcher = reload ? await watchApps(loader) : undefined;
+  if (watcher) {
+    await watcher.ready;
+    log(`Reload: watching ${agentsDir} for changes (--no-reload turns it off)`);
+  }
   log('Press Ctrl-C to stop.');
 
   await new Promise<void>((done) => {
@@ -125,6 +146,7 @@ export async function serve(dir: string, options: ServeOptions, ui: AdkServerUi 
       }
       stopping = true;
       process.stdout.write(`\nStopping (${signal})…\n`);
+      void watcher?.close();
       // Closes the HTTP listener and then the server: runs get the grace period, stores close.
       Promise.all([listening.close(), stopWorkers(workers)]).then(
         () => {

@@ -21,5 +21,7 @@ export const webCommand: CommandModule = (program: Command) => {
     program
       .command('web')
       .description('serve a folder of agents with the web UI at /dev-ui/ (and the API of api_server)'),
-  ).action(async (dir: string, options: ServeOptions) => serve(dir, options, await loadDevUi()));
+  ).action(async (dir: string, options: ServeOptions) =>
+    serve(dir, options, await loadDevUi(), { reload: true }),
+  );
 };

@@ -1,3 +1,13 @@
+/** `@adk/*` packages packed from a checkout into the project, as `file:` dependencies. */
+export interface LocalPackages {
+  /** The checkout they were packed from. */
+  root: string;
+  /** The project folder holding the tarballs, relative to the project. */
+  folder: string;
+  /** Package name → `file:` spec. */
+  specs: Record<string, string>;
+}
+
 /** The files of a new agent project, by path. */
 export interface ScaffoldOptions {
   /** The project (and folder) name. */
@@ -9,9 +19,18 @@ export interface ScaffoldOptions {
   /** Version range for the @adk/* packages. */
   adkVersion: string;
   zodVersion: string;
+  /** When set, every `@adk/*` dependency is one of these tarballs instead of a registry range. */
+  local?: LocalPackages;
 }
 
 export function scaffoldFiles(o: ScaffoldOptions): Record<string, string> {
+  const adk = (name: string) => o.local?.specs[name] ?? o.adkVersion;
+  // From tarballs, npm would look the CLI's @adk/* peers up on the registry: list each of them.
+  const localPeers = Object.fromEntries(
+    Object.entries(o.local?.specs ?? {}).filter(
+      ([n]) => !['@adk/core', '@adk/cli', '@adk/dev-ui'].includes(n),
+    ),
+  );
   const packageJson = {
     name: o.name,
     private: true,
@@ -23,11 +42,13 @@ export function scaffoldFiles(o: ScaffoldOptions): Record<string, string> {
       typecheck: 'tsc --noEmit',
     },
     dependencies: {
-      '@adk/core': o.adkVersion,
+      '@adk/core': adk('@adk/core'),
       zod: o.zodVersion,
     },
     devDependencies: {
-      '@adk/cli': o.adkVersion,
+      '@adk/cli': adk('@adk/cli'),
+      '@adk/dev-ui': adk('@adk/dev-ui'),
+      ...localPeers,
       '@types/node': '^22.0.0',
       typescript: '^5.9.0',
     },
@@ -111,6 +132,26 @@ npm run web            # or open the web UI at http://127.0.0.1:8000/dev-ui/ (ad
   Gemini, Claude or OpenAI when the matching key is set.
 - Sessions are kept in \`.adk/\`; \`adk run . --session <id>\` resumes one.
 - \`npm run typecheck\` checks the TypeScript; no build step is needed to run it.
-`,
+- \`npm run web\` reloads the agent when you save a file (runs in progress finish on the old code;
+  a file with an error keeps the last good version and the page shows the error).
+${o.local ? localNote(o.local) : ''}`,
   };
+}
+
+function localNote(local: LocalPackages): string {
+  return `
+## Where the @adk/* packages come from
+
+This project was created by the \`adk\` of a checkout of the ADK for TypeScript repository
+(${local.root}). Its \`@adk/*\` dependencies are tarballs packed from that checkout into
+\`${local.folder}/\` (\`file:\` dependencies in package.json), so \`npm install\` needs no \`@adk/*\`
+package from the npm registry; third-party packages (zod, typescript, …) still come from the
+registry or npm's cache. \`${local.folder}/\` is part of the project: keep it with the code.
+
+To pick up later changes of the checkout, build it (\`pnpm build\`), run
+\`pnpm pack --pack-destination <this project>/${local.folder}\` in each package folder it lists
+(\`packages/*\`), update the file names in package.json if the versions changed, and
+\`npm install\` again. Once the packages are published, replace the \`file:\` specs with version
+ranges (what \`adk create --packages registry\` writes).
+`;
 }

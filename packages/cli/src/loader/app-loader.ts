@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BaseAgent, describeError } from '@adk/core';
 import { AgentLoadError } from '../errors.js';
-import { loadEnvFile } from './env-file.js';
+import { EnvFiles } from './env-files.js';
+import { describeLoadFailure } from './load-failure.js';
+import { enableReloadableImports, moduleUrl } from './reload-hooks.js';
 import { enableTypeScript } from './typescript.js';
 
 /** The file names tried, in order, in an app folder (before its package.json). */
@@ -64,15 +65,35 @@ function isAgent(value: unknown): value is BaseAgent {
   );
 }
 
-/** Imports one agent module (TypeScript included) and returns its root agent. */
-export async function loadAgentModule(file: string): Promise<BaseAgent> {
+/** Whether Node loads `file` as an ES module: by extension, else by the nearest package.json `type`. */
+export function isEsModule(file: string): boolean {
+  if (/\.m[jt]sx?$/.test(file)) return true;
+  if (/\.c[jt]sx?$/.test(file)) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const pkgFile = join(dir, 'package.json');
+    if (existsSync(pkgFile)) {
+      try {
+        return (JSON.parse(readFileSync(pkgFile, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * Imports one agent module (TypeScript included) and returns its root agent. `version` loads a
+ * fresh copy of the module and of the files it imports from its folder (see `enableReloadableImports`).
+ */
+export async function loadAgentModule(file: string, options: { version?: number } = {}): Promise<BaseAgent> {
   if (file.endsWith('package.json')) {
     throw new AgentLoadError(`Could not read the entry point from ${file}`, { details: { file } });
   }
   await enableTypeScript();
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = (await import(moduleUrl(file, options.version))) as Record<string, unknown>;
   } catch (error) {
     throw new AgentLoadError(`Failed to load agent module ${file}: ${describeError(error)}`, {
       cause: error,
@@ -93,6 +114,32 @@ export async function loadAgentModule(file: string): Promise<BaseAgent> {
 export interface AppLoaderOptions {
   /** Load `.env` from the agents folder and from each app folder (default true). */
   loadEnv?: boolean;
+  /**
+   * Apps can be reloaded (`reload(name)`) with fresh module URLs; every load imports a fresh copy
+   * (default false). See {@link AppLoader.reload}.
+   */
+  reloadable?: boolean;
+}
+
+/** Why an app's latest load failed: the file at fault (relative to the agents folder) and the message. */
+export interface AppLoadIssue {
+  app: string;
+  file: string;
+  message: string;
+  /** When it failed (ISO 8601). */
+  at: string;
+  /** True when an earlier good version keeps serving the app. */
+  keptPrevious: boolean;
+}
+
+/** One app's reload state. */
+export interface AppReloadState {
+  /** Number of the version being served: 0 for the first load, then one more per successful load after it. */
+  revision: number;
+  /** When the served version was loaded (ISO 8601), once loaded. */
+  loadedAt?: string;
+  /** Set while the latest load of the app failed. */
+  error?: AppLoadIssue;
 }
 
 /**
@@ -104,15 +151,23 @@ export interface AppLoaderOptions {
 export class AppLoader {
   readonly dir: string;
   private readonly loadEnv: boolean;
+  readonly reloadable: boolean;
   private readonly cache = new Map<string, Promise<BaseAgent>>();
+  private readonly env = new EnvFiles();
+  private readonly states = new Map<string, AppReloadState>();
+  /** Module versions handed out so far: each import of a reloadable app gets a new one. */
+  private versions = 0;
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(dir: string, options: AppLoaderOptions = {}) {
     this.dir = resolve(dir);
     this.loadEnv = options.loadEnv ?? true;
+    this.reloadable = options.reloadable ?? false;
     if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
       throw new AgentLoadError(`Agents folder not found: ${this.dir}`, { details: { dir: this.dir } });
     }
-    if (this.loadEnv) loadEnvFile(this.dir);
+    if (this.reloadable) enableReloadableImports(this.dir);
+    if (this.loadEnv) this.env.apply(this.dir);
   }
 
   /** Whether the folder is itself one app rather than a folder of apps. */
@@ -120,7 +175,8 @@ export class AppLoader {
     return findEntry(this.dir) !== undefined;
   }
 
-  private folderOf(name: string): string {
+  /** The app folder of `name` (the agents folder itself for a single app). */
+  folderOf(name: string): string {
     return this.isSingleApp ? this.dir : join(this.dir, name);
   }
 
@@ -155,17 +211,99 @@ export class AppLoader {
   load(name: string): Promise<BaseAgent> {
     let pending = this.cache.get(name);
     if (!pending) {
-      pending = (async () => {
-        const entry = this.entryOf(name);
-        if (this.loadEnv && !this.isSingleApp) loadEnvFile(this.folderOf(name));
-        return loadAgentModule(entry);
-      })();
+      pending = this.serialized(name, () => this.importApp(name));
       this.cache.set(name, pending);
       pending.catch(() => {
         if (this.cache.get(name) === pending) this.cache.delete(name);
       });
     }
     return pending;
+  }
+
+  /** The version of the app `load(name)` answers; changes after each successful reload. */
+  revision(name: string): number {
+    return this.states.get(name)?.revision ?? 0;
+  }
+
+  /** Each app's reload state (apps loaded or failed so far). */
+  reloadStates(): Record<string, AppReloadState> {
+    return Object.fromEntries([...this.states].map(([name, state]) => [name, { ...state }]));
+  }
+
+  /**
+   * Loads the app again from its files (its `.env` and the agents folder's re-applied first). On
+   * success the new agent is served from then on and `revision(name)` changes; on failure the
+   * last good version (if any) stays, and the failure is kept in `reloadStates()` until a load
+   * succeeds. `changed` (files that triggered the reload) names the file at fault when the error
+   * does not. Needs `reloadable: true`.
+   */
+  reload(name: string, changed: string[] = []): Promise<{ ok: true } | { ok: false; error: AppLoadIssue }> {
+    if (!this.reloadable) throw new AgentLoadError('This AppLoader was not created with reloadable: true');
+    return this.serialized(name, async () => {
+      if (this.loadEnv) this.env.apply(this.dir);
+      try {
+        const agent = await this.importApp(name, changed, true);
+        this.cache.set(name, Promise.resolve(agent));
+        return { ok: true as const };
+      } catch {
+        // The last good version (if any) stays in the cache; the failure is in the app's state.
+        return { ok: false as const, error: this.states.get(name)?.error as AppLoadIssue };
+      }
+    });
+  }
+
+  /** One load of an app at a time (a reload waits for the load before it). */
+  private serialized<T>(name: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(name) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    this.queues.set(
+      name,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  private async importApp(name: string, changed: string[] = [], isReload = false): Promise<BaseAgent> {
+    const state = this.states.get(name);
+    try {
+      const entry = this.entryOf(name);
+      if (this.loadEnv && !this.isSingleApp) this.env.apply(this.folderOf(name));
+      // Node caches CommonJS modules by path, where a query string cannot make a fresh copy.
+      const esm = isEsModule(entry);
+      if (isReload && !esm) {
+        throw new AgentLoadError(
+          `${entry} is a CommonJS module: hot reload needs an ES module app ("type": "module" in its package.json, or .mts). Restart adk to load the change.`,
+          { details: { file: entry } },
+        );
+      }
+      const version = this.reloadable && esm ? ++this.versions : undefined;
+      const agent = await loadAgentModule(entry, version === undefined ? {} : { version });
+      // Any earlier attempt (a version served, or a failure shown) makes this a new version.
+      this.states.set(name, {
+        revision: state === undefined ? 0 : state.revision + 1,
+        loadedAt: new Date().toISOString(),
+      });
+      return agent;
+    } catch (error) {
+      const kept = isReload && state?.loadedAt !== undefined;
+      const { file, message } = describeLoadFailure(error, {
+        dir: this.dir,
+        appFolder: this.folderOf(name),
+        changed,
+      });
+      this.states.set(name, {
+        revision: state?.revision ?? 0,
+        ...(state?.loadedAt ? { loadedAt: state.loadedAt } : {}),
+        error: {
+          app: name,
+          file: relative(this.dir, file).split(sep).join('/') || basename(file),
+          message,
+          at: new Date().toISOString(),
+          keptPrevious: kept,
+        },
+      });
+      throw error;
+    }
   }
 }
 

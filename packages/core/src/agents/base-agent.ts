@@ -24,8 +24,18 @@ export function asArray<F>(value: Callbacks<F> | undefined): F[] {
   return Array.isArray(value) ? value : [value];
 }
 
+const NO_RESULT: Promise<undefined> = Promise.resolve(undefined);
+
 /** Runs callbacks in order and returns the first defined result. */
-export async function firstResult<A, R>(
+export function firstResult<A, R>(
+  callbacks: ((args: A) => MaybePromise<R | undefined | void>)[],
+  args: A,
+): Promise<R | undefined> {
+  // Called several times per step, usually with no callbacks: no async frame for those.
+  return callbacks.length === 0 ? NO_RESULT : firstResultOf<A, R>(callbacks, args);
+}
+
+async function firstResultOf<A, R>(
   callbacks: ((args: A) => MaybePromise<R | undefined | void>)[],
   args: A,
 ): Promise<R | undefined> {

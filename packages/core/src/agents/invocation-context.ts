@@ -142,7 +142,12 @@ export class InvocationContext {
       >
     >,
   ): InvocationContext {
-    return new InvocationContext({ ...this, ...changes });
+    // Copied from this context (one shape) rather than from a spread literal (a new shape per
+    // caller): this runs several times per turn.
+    const next = new InvocationContext(this);
+    Object.assign(next, changes);
+    if (next.scope === undefined) (next as { scope: { ended: boolean } }).scope = next.shared;
+    return next;
   }
 
   /** Whether this invocation (or this context's parallel branch) has ended. */

@@ -87,8 +87,10 @@ export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
+  // Checked once per invocation: no map unless the message answers a request.
+  if (!last.content?.parts.some((p) => p.functionResponse)) return [];
   const answers = new Map<string, AuthConfig>();
-  for (const part of last.content?.parts ?? []) {
+  for (const part of last.content.parts) {
     const r = part.functionResponse;
     if (r?.name !== REQUEST_CREDENTIAL) continue;
     const answer = ctx.shared.authAnswers?.get(r.id) ?? answerOf(r.response);

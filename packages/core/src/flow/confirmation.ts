@@ -87,8 +87,10 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
+  // Checked once per invocation: no map unless the message answers a request.
+  if (!last.content?.parts.some((p) => p.functionResponse)) return [];
   const answers = new Map<string, ToolConfirmation>();
-  for (const part of last.content?.parts ?? []) {
+  for (const part of last.content.parts) {
     const r = part.functionResponse;
     if (r?.name !== REQUEST_CONFIRMATION) continue;
     const parsed = eventSchemas().toolConfirmation.safeParse(r.response);

@@ -193,34 +193,43 @@ function addEvent(
 }
 
 /**
- * The history built so far for one agent and branch over a session's log, keyed by the last event
- * it covers: the log only grows, so the next request of the same conversation (the next step, the
- * next turn) only adds the events after it (docs/architecture.md §6: per-turn cost must not grow
- * with the session beyond building the request). Logs with compactions are built in full.
+ * The history built so far for one agent and branch over a session's log, up to the `count`th
+ * event (`last`): the log only grows, so the next request of the same conversation (the next step,
+ * the next turn) only adds the events after it (docs/architecture.md §6: per-turn cost must not
+ * grow with the session beyond building the request). Logs with compactions are built in full.
  */
 interface HistoryCache {
   agentName: string;
   branch: string | undefined;
-  first: Event;
+  last: Event;
   count: number;
   contents: Content[];
   rephrased: Set<string>;
   /** `contents[0, paired)` is known to pair every call with its responses (checked once). */
   paired: number;
 }
+/**
+ * Caches by the first event of the log: one entry per conversation, not one per step (a weak map
+ * entry per step kept the garbage collector busy in long and concurrent runs).
+ */
 const historyCaches = new WeakMap<Event, HistoryCache[]>();
+/** Caches kept per conversation (agents × branches, and logs forked from it). */
+const MAX_CACHES_PER_LOG = 16;
 
-function takeCache(events: Event[], agentName: string, branch: string | undefined): HistoryCache | undefined {
-  for (let count = events.length; count > 0 && count >= events.length - 8; count--) {
-    const list = historyCaches.get(events[count - 1] as Event);
-    if (!list) continue;
-    const at = list.findIndex(
-      (c) => c.agentName === agentName && c.branch === branch && c.count === count && c.first === events[0],
-    );
-    if (at < 0) continue;
-    const cache = list[at] as HistoryCache;
-    list.splice(at, 1);
-    return cache;
+function takeCache(
+  list: HistoryCache[] | undefined,
+  events: Event[],
+  agentName: string,
+  branch: string | undefined,
+): HistoryCache | undefined {
+  if (!list) return undefined;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const c = list[i] as HistoryCache;
+    if (c.agentName !== agentName || c.branch !== branch) continue;
+    // The same log up to the cached event: events are immutable and only ever appended.
+    if (c.count > events.length || events[c.count - 1] !== c.last) continue;
+    list.splice(i, 1);
+    return c;
   }
   return undefined;
 }
@@ -234,10 +243,12 @@ export function buildContents(
   const all = visibleEvents(ctx.session.events);
   if (include === 'default' && all.length > 0) {
     const branch = ctx.branch;
-    const cache = takeCache(all, agentName, branch) ?? {
+    const first = all[0] as Event;
+    const list = historyCaches.get(first);
+    const cache = takeCache(list, all, agentName, branch) ?? {
       agentName,
       branch,
-      first: all[0] as Event,
+      last: first,
       count: 0,
       contents: [],
       rephrased: new Set<string>(),
@@ -254,10 +265,12 @@ export function buildContents(
       for (let i = cache.count; i < all.length; i++)
         addEvent(all[i] as Event, agentName, branch, cache.contents, cache.rephrased);
       cache.count = all.length;
-      const last = all[all.length - 1] as Event;
-      const list = historyCaches.get(last);
-      if (list) list.push(cache);
-      else historyCaches.set(last, [cache]);
+      cache.last = all[all.length - 1] as Event;
+      if (!list) historyCaches.set(first, [cache]);
+      else {
+        if (list.length >= MAX_CACHES_PER_LOG) list.shift();
+        list.push(cache);
+      }
       // A copy: hooks may edit the request's contents; the cache must not see that.
       const contents = cache.contents.slice();
       if (wellPaired(contents, cache.paired)) {

@@ -99,7 +99,12 @@ export async function runCall(
     [GenAi.agentName]: ctx.agent.name,
   }));
   const args = call.args;
-  const toolCtx = new ToolContext(ctx.with({ trace }), call.id, toolContext.actions, confirmation);
+  const toolCtx = new ToolContext(
+    trace === ctx.trace ? ctx : ctx.with({ trace }),
+    call.id,
+    toolContext.actions,
+    confirmation,
+  );
   let failure: unknown;
   try {
     if (confirmation && !confirmation.confirmed) {
@@ -202,14 +207,20 @@ export async function executeFunctionCalls(
   hooks: ToolHooks,
   confirmations?: Map<string, ToolConfirmation>,
 ): Promise<Event | undefined> {
-  // Every call settles before the turn goes on, even when one of them fails the invocation.
-  const settled = await Promise.allSettled(
-    calls.map((call) => runCall(ctx, call, tools, hooks, confirmations?.get(call.id))),
-  );
   const outcomes: CallOutcome[] = [];
-  for (const r of settled) {
-    if (r.status === 'rejected') throw r.reason;
-    outcomes.push(r.value);
+  const only = calls.length === 1 ? (calls[0] as FunctionCall) : undefined;
+  if (only) {
+    // The common turn: one call, nothing to wait for beside it.
+    outcomes.push(await runCall(ctx, only, tools, hooks, confirmations?.get(only.id)));
+  } else {
+    // Every call settles before the turn goes on, even when one of them fails the invocation.
+    const settled = await Promise.allSettled(
+      calls.map((call) => runCall(ctx, call, tools, hooks, confirmations?.get(call.id))),
+    );
+    for (const r of settled) {
+      if (r.status === 'rejected') throw r.reason;
+      outcomes.push(r.value);
+    }
   }
   const parts: Part[] = [];
   for (const o of outcomes) {

@@ -20,6 +20,8 @@ function stringify(value: unknown): string {
  * error; `{key?}` becomes empty. Braces that are not a valid reference are left as they are.
  */
 export async function injectState(template: string, context: ReadonlyContext): Promise<string> {
+  // Most instructions reference nothing: no regex iterator and array per step for them.
+  if (!template.includes('{')) return template;
   const matches = [...template.matchAll(PLACEHOLDER)];
   if (matches.length === 0) return template;
   let out = '';

@@ -287,7 +287,7 @@ async function* step(
   ctx: InvocationContext,
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
-  const tools = await resolveTools(agent, ctx);
+  const tools = staticTools.get(agent) ?? (await resolveTools(agent, ctx));
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
   const contents =
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0

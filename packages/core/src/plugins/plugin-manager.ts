@@ -27,6 +27,8 @@ export class PluginError extends AdkError {
   }
 }
 
+const NO_RESULT: Promise<undefined> = Promise.resolve(undefined);
+
 type HookName = keyof AgentHooks | 'onUserMessage' | 'beforeRun' | 'afterRun' | 'onEvent' | 'onAgentError';
 
 /** Runs the plugins of a runner in order; the first hook to return a value wins. */
@@ -98,7 +100,12 @@ export class PluginManager {
   }
 
   /** First non-undefined result of `hook` across plugins, or undefined. */
-  async first<R>(hook: HookName, args: unknown): Promise<R | undefined> {
+  first<R>(hook: HookName, args: unknown): Promise<R | undefined> {
+    // Called several times per step: no async frame when there is nothing to call.
+    return this.plugins.length === 0 ? NO_RESULT : this.firstOf<R>(hook, args);
+  }
+
+  private async firstOf<R>(hook: HookName, args: unknown): Promise<R | undefined> {
     for (const p of this.plugins) {
       const fn = p[hook] as ((a: unknown) => unknown) | undefined;
       if (!fn) continue;

@@ -361,7 +361,7 @@ export class Runner {
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const chained = (previous ?? Promise.resolve()).then(() => mine);
+    const chained = previous ? previous.then(() => mine) : mine;
     this.running.set(key, chained);
     let lock: RunLock | undefined;
     try {
@@ -406,8 +406,11 @@ export class Runner {
   }
 
   private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    await Promise.all([loadTelemetry(), loadZod()]);
-    await this.pluginManager.init();
+    if (!optionalModulesLoaded) {
+      await Promise.all([loadTelemetry(), loadZod()]);
+      optionalModulesLoaded = true;
+    }
+    if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
     // The run's own signal: the caller's, and aborted when the run ends in any way (including a
     // caller that stops iterating), so no model call or tool keeps running behind it.
@@ -457,15 +460,17 @@ export class Runner {
     try {
       let message = taken?.message;
       if (message) {
-        message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
-        ctx = new InvocationContext({ ...ctx, userContent: message });
+        if (!this.pluginManager.isEmpty) {
+          message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
+          ctx = new InvocationContext({ ...ctx, userContent: message });
+        }
         const userEvent = createEvent({
           invocationId,
           author: 'user',
           content: message,
           actions: { stateDelta: { ...params.stateDelta } },
         });
-        yield await this.commit(ctx, userEvent);
+        yield this.commit(ctx, userEvent);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
@@ -481,7 +486,8 @@ export class Runner {
       } else {
         const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
-          yield await this.commit(ctx, event);
+          // `yield` awaits the commit (and throws here if it fails): no second await.
+          yield this.commit(ctx, event);
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
@@ -717,6 +723,9 @@ function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): Bas
   shared.resumePath = path;
   return path[0] as BaseAgent;
 }
+
+/** Telemetry and zod are loaded before the first run (each load is then a no-op). */
+let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = new CancelledError('The run has ended');

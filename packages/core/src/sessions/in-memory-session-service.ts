@@ -25,6 +25,9 @@ interface StoredSession {
   state: Record<string, unknown>;
   events: Event[];
   lastUpdateTime: number;
+  /** The app's and the user's shared state (never replaced, so kept here for each read). */
+  appState: Record<string, unknown>;
+  userState: Record<string, unknown>;
   initialState: Record<string, unknown>;
   forkedFrom?: ForkOrigin;
 }
@@ -38,6 +41,11 @@ const key = (appName: string, userId: string, sessionId: string) =>
  */
 export class InMemorySessionService implements SessionService {
   private readonly sessions = new Map<string, StoredSession>();
+  /**
+   * The same sessions by app, user and id: the lookups of every read and append use the caller's
+   * strings as they are, with no key built and hashed each time.
+   */
+  private readonly byApp = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Record<string, unknown>>();
 
@@ -58,16 +66,24 @@ export class InMemorySessionService implements SessionService {
       state: split.session,
       events: [],
       lastUpdateTime: nextUpdateTime(0),
+      appState: this.appStateOf(params.appName),
+      userState: this.userStateOf(params.appName, params.userId),
       initialState: { ...split.session },
     };
     this.sessions.set(k, stored);
-    Object.assign(this.appStateOf(params.appName), split.app);
-    Object.assign(this.userStateOf(params.appName, params.userId), split.user);
+    const byUser = getOrCreate(
+      this.byApp,
+      params.appName,
+      () => new Map<string, Map<string, StoredSession>>(),
+    );
+    getOrCreate(byUser, params.userId, () => new Map<string, StoredSession>()).set(sessionId, stored);
+    Object.assign(stored.appState, split.app);
+    Object.assign(stored.userState, split.user);
     return this.view(stored, stored.events.slice());
   }
 
   async getSession(params: GetSessionParams): Promise<Session | undefined> {
-    const stored = this.sessions.get(key(params.appName, params.userId, params.sessionId));
+    const stored = this.find(params.appName, params.userId, params.sessionId);
     if (!stored) return undefined;
     let events = stored.events;
     if (params.after !== undefined) {
@@ -104,6 +120,7 @@ export class InMemorySessionService implements SessionService {
 
   async deleteSession(params: SessionKey): Promise<void> {
     this.sessions.delete(key(params.appName, params.userId, params.sessionId));
+    this.byApp.get(params.appName)?.get(params.userId)?.delete(params.sessionId);
   }
 
   async forkSession(params: StoreForkParams): Promise<Session> {
@@ -129,16 +146,27 @@ export class InMemorySessionService implements SessionService {
       ),
       events,
       lastUpdateTime: nextUpdateTime(0),
+      appState: source.appState,
+      userState: source.userState,
       initialState: { ...source.initialState },
       forkedFrom: { sessionId: source.id, ...(last ? { eventId: last.id } : {}) },
     };
     this.sessions.set(k, stored);
+    const byUser = getOrCreate(
+      this.byApp,
+      params.appName,
+      () => new Map<string, Map<string, StoredSession>>(),
+    );
+    getOrCreate(byUser, params.userId, () => new Map<string, StoredSession>()).set(
+      params.newSessionId,
+      stored,
+    );
     return this.view(stored, events.slice());
   }
 
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
-    const stored = this.sessions.get(key(session.appName, session.userId, session.id));
+    const stored = this.find(session.appName, session.userId, session.id);
     if (!stored)
       throw new NotFoundError(
         `Session ${session.id} not found for app ${session.appName}, user ${session.userId}`,
@@ -149,14 +177,22 @@ export class InMemorySessionService implements SessionService {
       );
     }
     const persisted = persistableEvent(event);
-    const split = splitStateDelta(persisted.actions.stateDelta);
-    Object.assign(stored.state, split.session);
-    Object.assign(this.appStateOf(session.appName), split.app);
-    Object.assign(this.userStateOf(session.appName, session.userId), split.user);
+    // Most events change no state: nothing to split and merge for them.
+    for (const _ in persisted.actions.stateDelta) {
+      const split = splitStateDelta(persisted.actions.stateDelta);
+      Object.assign(stored.state, split.session);
+      Object.assign(stored.appState, split.app);
+      Object.assign(stored.userState, split.user);
+      break;
+    }
     stored.events.push(persisted);
     stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime);
     applyEventToSession(session, persisted, stored.lastUpdateTime);
     return event;
+  }
+
+  private find(appName: string, userId: string, sessionId: string): StoredSession | undefined {
+    return this.byApp.get(appName)?.get(userId)?.get(sessionId);
   }
 
   private appStateOf(appName: string): Record<string, unknown> {
@@ -172,11 +208,7 @@ export class InMemorySessionService implements SessionService {
       id: stored.id,
       appName: stored.appName,
       userId: stored.userId,
-      state: mergeState(
-        this.appState.get(stored.appName) ?? {},
-        this.userState.get(`${stored.appName}\u0000${stored.userId}`) ?? {},
-        stored.state,
-      ),
+      state: mergeState(stored.appState, stored.userState, stored.state),
       events,
       lastUpdateTime: stored.lastUpdateTime,
       initialState: { ...stored.initialState },

@@ -52,8 +52,16 @@ export interface TraceContext {
 
 export const NO_TRACE: TraceContext = { span: undefined, context: undefined };
 
+/** The tracer of the global provider it was taken from: one per provider, not one per span. */
+let tracerOf: { provider: unknown; tracer: Tracer } | undefined;
+
 function tracer(): Tracer | undefined {
-  return api ? api.trace.getTracer(TRACER_NAME) : undefined;
+  if (!api) return undefined;
+  // Re-taken when the global provider is replaced (`trace.disable()`, then a new one registered);
+  // a provider's proxy tracer picks up an SDK registered later by itself.
+  const provider = api.trace.getTracerProvider();
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer(TRACER_NAME) };
+  return tracerOf.tracer;
 }
 
 /** Starts a child span of `parent`. `attributes` is only evaluated when the span records. */
@@ -66,7 +74,12 @@ export function startSpan(
   if (!t || !api) return NO_TRACE;
   const parentContext = (parent.context as Context | undefined) ?? api.context.active();
   const span = t.startSpan(name, {}, parentContext);
-  if (!span.isRecording()) return { span: undefined, context: parentContext };
+  if (!span.isRecording()) {
+    // Nothing records (no SDK, or not sampled): children share the parent's trace context.
+    return parent.span === undefined && parent.context === parentContext
+      ? parent
+      : { span: undefined, context: parentContext };
+  }
   if (attributes) span.setAttributes(attributes() as Attributes);
   return { span, context: api.trace.setSpan(parentContext, span) };
 }

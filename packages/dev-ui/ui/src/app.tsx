@@ -19,6 +19,7 @@ import {
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { rewoundEventIds, userMessageOf } from './lib/time-travel.js';
 import { readLocation, writeLocation } from './lib/url.js';
+import { ReloadBanner, useAppReload } from './reload/reload-banner.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -54,6 +55,9 @@ export function App() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const [tab, setTab] = useState<Tab>('event');
   const [refreshKey, setRefreshKey] = useState(0);
+  // `adk web` hot reload: a banner while the app's files fail to load; a new version refreshes its graph.
+  const [appVersion, setAppVersion] = useState(0);
+  const reload = useAppReload(app, () => setAppVersion((v) => v + 1));
   const abort = useRef<AbortController | undefined>(undefined);
   const log = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -437,6 +441,7 @@ export function App() {
         </button>
       </header>
       {running ? <div class="progress" aria-hidden="true" /> : null}
+      {app && reload.error ? <ReloadBanner app={app} error={reload.error} /> : null}
       {tokenPrompt ? (
         <TokenPrompt
           refused={tokenPrompt.refused}
@@ -605,6 +610,7 @@ export function App() {
             selected={selected}
             finalState={state}
             refreshKey={refreshKey}
+            appVersion={appVersion}
             onSelect={select}
           />
         </div>

@@ -1,3 +1,4 @@
+import type { Runner } from '@adk/core';
 import type { Context, Hono } from 'hono';
 import { idParam, type RouteContext } from './context.js';
 
@@ -25,7 +26,8 @@ export function appTaskStore(store: TaskStore, appName: string): TaskStore {
 
 /** Per-app A2A servers, built on first request and closed with the server. */
 export class A2aMounts {
-  private readonly servers = new Map<string, Promise<A2aServer>>();
+  private readonly servers = new Map<string, { runner: Runner; server: Promise<A2aServer> }>();
+  private readonly retired: Promise<A2aServer>[] = [];
   /** The in-memory task store shared by the apps when the server opened no database. */
   private shared: TaskStore | undefined;
 
@@ -41,28 +43,37 @@ export class A2aMounts {
     return this.shared;
   }
 
-  server(appName: string): Promise<A2aServer> {
-    let pending = this.servers.get(appName);
-    if (!pending) {
-      pending = this.ctx.apps.runner(appName).then((runner) =>
-        this.a2a.toA2a(runner, {
-          basePath: `/a2a/${encodeURIComponent(appName)}`,
-          maxBodyBytes: this.ctx.bodyLimit,
-          // Same session service as the HTTP API (the runner's), tasks in the same database.
-          store: appTaskStore(this.taskStore(), appName),
-          // Several instances on one Postgres: live task updates reach every instance's subscribers.
-          ...(this.ctx.stores.taskEventBus ? { eventBus: this.ctx.stores.taskEventBus as TaskEventBus } : {}),
-          onError: (error) => this.ctx.logger.error(`A2A ${appName}: ${(error as Error)?.message ?? error}`),
-        }),
-      );
-      this.servers.set(appName, pending);
-      pending.catch(() => this.servers.delete(appName));
-    }
-    return pending;
+  /** The app's A2A server, rebuilt when the app's runner changed (a reloaded app, see AppRegistry). */
+  async server(appName: string): Promise<A2aServer> {
+    const runner = await this.ctx.apps.runner(appName);
+    const cached = this.servers.get(appName);
+    if (cached?.runner === runner) return cached.server;
+    // The replaced server is closed with the others at shutdown: its tasks may still be streaming.
+    if (cached) this.retired.push(cached.server);
+    const server = Promise.resolve().then(() =>
+      this.a2a.toA2a(runner, {
+        basePath: `/a2a/${encodeURIComponent(appName)}`,
+        maxBodyBytes: this.ctx.bodyLimit,
+        // Same session service as the HTTP API (the runner's), tasks in the same database.
+        store: appTaskStore(this.taskStore(), appName),
+        // Several instances on one Postgres: live task updates reach every instance's subscribers.
+        ...(this.ctx.stores.taskEventBus ? { eventBus: this.ctx.stores.taskEventBus as TaskEventBus } : {}),
+        onError: (error) => this.ctx.logger.error(`A2A ${appName}: ${(error as Error)?.message ?? error}`),
+      }),
+    );
+    const entry = { runner, server };
+    this.servers.set(appName, entry);
+    server.catch(() => {
+      if (this.servers.get(appName) === entry) this.servers.delete(appName);
+    });
+    return server;
   }
 
   async close(): Promise<void> {
-    const settled = await Promise.allSettled(this.servers.values());
+    const settled = await Promise.allSettled([
+      ...[...this.servers.values()].map((entry) => entry.server),
+      ...this.retired,
+    ]);
     await Promise.allSettled(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.close()] : [])));
   }
 }

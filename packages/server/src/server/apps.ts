@@ -7,6 +7,13 @@ export interface AdkAppLoader {
   list(): Promise<string[]>;
   /** Loads one app's root agent. Failures are AdkErrors that name the file. */
   load(name: string): Promise<BaseAgent>;
+  /**
+   * Optional, for loaders that reload apps whose files changed (`adk web --reload`): a number that
+   * changes each time `load(name)` would answer a new agent. The registry builds a new runner for
+   * the next run when it differs from the one its runner was built with; runs in progress keep the
+   * runner (and the code) they started with.
+   */
+  revision?(name: string): number;
 }
 
 export type AdkApps = Record<string, BaseAgent> | AdkAppLoader;
@@ -19,7 +26,10 @@ function isLoader(apps: AdkApps): apps is AdkAppLoader {
 
 /** Resolves app names to agents and to one Runner per app, built on first use and kept. */
 export class AppRegistry {
-  private readonly runners = new Map<string, Promise<Runner>>();
+  /** `revision` is the loader's revision of the agent the runner was built on (undefined while it loads). */
+  private readonly runners = new Map<string, { revision: number | undefined; runner: Promise<Runner> }>();
+  /** Runners replaced by a reload: closed at shutdown, once their runs are over. */
+  private readonly retired: Promise<Runner>[] = [];
   private readonly fixed: Map<string, BaseAgent> | undefined;
 
   constructor(
@@ -49,20 +59,39 @@ export class AppRegistry {
     return (await this.runner(name)).agent;
   }
 
-  /** The app's runner; a failed load is not cached, so fixing the file and retrying works. */
+  private revisionOf(name: string): number {
+    return this.fixed ? 0 : ((this.apps as AdkAppLoader).revision?.(name) ?? 0);
+  }
+
+  /**
+   * The app's runner; a failed load is not cached, so fixing the file and retrying works. A loader
+   * whose `revision(name)` changed gets a new runner (see {@link AdkAppLoader.revision}).
+   */
   runner(name: string): Promise<Runner> {
-    let pending = this.runners.get(name);
-    if (!pending) {
-      pending = this.build(name);
-      this.runners.set(name, pending);
-      pending.catch(() => {
-        if (this.runners.get(name) === pending) this.runners.delete(name);
-      });
+    const revision = this.revisionOf(name);
+    const cached = this.runners.get(name);
+    if (cached && (cached.revision === undefined || cached.revision === revision)) return cached.runner;
+    if (cached) {
+      this.retired.push(cached.runner);
+      cached.runner.catch(() => undefined);
     }
+    // The revision is read right after the load answers (the build calls back after an await,
+    // once `entry` exists), so it is the one of the agent that load answered.
+    const pending = this.build(name, (loaded) => {
+      entry.revision = loaded;
+    });
+    const entry: { revision: number | undefined; runner: Promise<Runner> } = {
+      revision: undefined,
+      runner: pending,
+    };
+    this.runners.set(name, entry);
+    pending.catch(() => {
+      if (this.runners.get(name) === entry) this.runners.delete(name);
+    });
     return pending;
   }
 
-  private async build(name: string): Promise<Runner> {
+  private async build(name: string, loaded: (revision: number) => void): Promise<Runner> {
     await this.assertApp(name);
     let agent: BaseAgent;
     if (this.fixed) agent = this.fixed.get(name) as BaseAgent;
@@ -76,12 +105,16 @@ export class AppRegistry {
         });
       }
     }
+    loaded(this.revisionOf(name));
     return this.makeRunner(name, agent);
   }
 
   /** Runners built so far (for shutdown). */
   async loaded(): Promise<Runner[]> {
-    const settled = await Promise.allSettled(this.runners.values());
+    const settled = await Promise.allSettled([
+      ...[...this.runners.values()].map((entry) => entry.runner),
+      ...this.retired,
+    ]);
     return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   }
 }

@@ -33,6 +33,7 @@ function InspectorInner({
   selected,
   finalState,
   refreshKey,
+  appVersion = 0,
   onSelect,
 }: {
   tab: Tab;
@@ -44,6 +45,8 @@ function InspectorInner({
   selected?: AdkEvent;
   finalState: JsonObject;
   refreshKey: number;
+  /** Changes when the app was reloaded (`adk web` hot reload): the graph is fetched again. */
+  appVersion?: number;
   onSelect: (id: string) => void;
 }) {
   const tabs = useRef<HTMLDivElement>(null);
@@ -92,7 +95,7 @@ function InspectorInner({
           />
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
-        {tab === 'graph' ? <GraphTab app={app} active={authors} /> : null}
+        {tab === 'graph' ? <GraphTab key={appVersion} app={app} active={authors} /> : null}
         {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
       </div>
     </aside>
