@@ -48,7 +48,7 @@ export function SessionList({
               <span class="muted small">{formatTime(s.lastUpdateTime)}</span>
               {s.forkedFrom ? (
                 <span class="muted small fork-origin" title={`Forked from ${s.forkedFrom.sessionId}`}>
-                  ⑂ fork of {shortId(s.forkedFrom.sessionId)}
+                  ↳ fork of {shortId(s.forkedFrom.sessionId)}
                 </span>
               ) : null}
             </button>
