@@ -3,6 +3,7 @@ import { runBench, scenarios } from './bench.js';
 
 // The quick mode proves the harness works end to end (every framework driven through the same
 // script in fresh processes, reports rendered); its figures mean nothing and nothing is timed here.
+// Eleven scenarios, each in fresh processes, take minutes on a loaded 2-core machine.
 describe('pnpm bench --quick', () => {
   it('runs every scenario, or says why it skipped it, and renders the report and chart', async () => {
     const lines: string[] = [];
@@ -25,5 +26,5 @@ describe('pnpm bench --quick', () => {
     expect(run.markdown).toContain(`| Node | ${process.version} |`);
     expect(run.svg.startsWith('<svg')).toBe(true);
     expect(run.svg.trimEnd().endsWith('</svg>')).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });

@@ -9,13 +9,16 @@ import { a2a } from './scenarios/a2a.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
 import { devUiScenario } from './scenarios/dev-ui.js';
+import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
+import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
+import { workflowScenario } from './scenarios/workflow.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
 export const scenarios: Scenario[] = [
@@ -29,6 +32,9 @@ export const scenarios: Scenario[] = [
   storage,
   server,
   devUiScenario,
+  liveScenario,
+  runsAtScale,
+  workflowScenario,
   timeTravel,
 ];
 

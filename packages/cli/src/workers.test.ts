@@ -12,7 +12,7 @@ import { type AdkProcess, type PostgresTarget, startAdk, startPostgres } from '.
 // duplicated, no completed model step repeated and the non-idempotent tool never run twice.
 
 const APPS = fileURLToPath(new URL('./__fixtures__/workers', import.meta.url));
-const SESSIONS = 40;
+const SESSIONS = 100;
 const RUNS_PER_SESSION = 2;
 
 let target: PostgresTarget = {};

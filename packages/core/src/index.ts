@@ -77,3 +77,45 @@ export {
   type SchemaLike,
   type ZodModule,
 } from './utils/zod.js';
+export { AgentNode, inputText } from './workflow/agent-node.js';
+export {
+  BaseNode,
+  type BaseNodeConfig,
+  type BaseNodeOptions,
+  isBaseNode,
+  START,
+} from './workflow/base-node.js';
+export * from './workflow/errors.js';
+export * from './workflow/function-node.js';
+export {
+  type ChainElement,
+  DEFAULT_ROUTE,
+  Edge,
+  type EdgeItem,
+  Graph,
+  type GraphEdge,
+  type RoutingMap,
+} from './workflow/graph.js';
+export { JoinNode } from './workflow/join-node.js';
+export { type NodeLike, type NodeOptions, node } from './workflow/node.js';
+export { NodeContext, type NodeResult, type RunNodeOptions } from './workflow/node-context.js';
+export { ParallelWorker, type ParallelWorkerOptions } from './workflow/parallel-worker.js';
+export {
+  isRequestInput,
+  REQUEST_INPUT,
+  REQUEST_INPUT_FUNCTION_CALL_NAME,
+  RequestInput,
+  type RequestInputParams,
+  type ResponseSchema,
+} from './workflow/request-input.js';
+export type { ErrorClass, RetryConfig } from './workflow/retry-config.js';
+export { ToolNode } from './workflow/tool-node.js';
+export {
+  agentOfNode,
+  isWorkflow,
+  type OutputSchema,
+  SubWorkflowNode,
+  Workflow,
+  type WorkflowConfig,
+  type WorkflowOptions,
+} from './workflow/workflow.js';

@@ -42,6 +42,8 @@ export interface EventRow {
   citation_metadata: string | null;
   grounding_metadata: string | null;
   long_running_tool_ids: string | null;
+  output: string | null;
+  node_info: string | null;
 }
 
 /** A stored event row → a validated Event. SQL NULL means "absent"; JSON null stays null. */
@@ -72,6 +74,9 @@ export function eventFromRow(row: EventRow): Event {
     event.customMetadata = parseJson(row.custom_metadata, what('custom_metadata'));
   if (row.long_running_tool_ids !== null)
     event.longRunningToolIds = parseJson(row.long_running_tool_ids, what('long_running_tool_ids'));
+  // SQL NULL is "no output"; a stored JSON null is an output of null.
+  if (row.output != null) event.output = parseJson(row.output, what('output'));
+  if (row.node_info != null) event.nodeInfo = parseJson(row.node_info, what('node_info'));
   try {
     return parseEvent(event);
   } catch (error) {

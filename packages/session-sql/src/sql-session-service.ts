@@ -178,14 +178,18 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const cached = logs.get(key);
     if (cached?.createdUs === createdUs && cached.updatedUs === updatedUs) return cached;
     const reuse = cached?.createdUs === createdUs ? cached : undefined;
-    const fresh = await this.selectEventRows({ ...key, afterSeq: reuse?.lastSeq ?? 0 });
-    const lastSeq = fresh.length > 0 ? Number(fresh.at(-1)?.seq) : (reuse?.lastSeq ?? 0);
+    // Taken before the read: an append of this process that lands meanwhile extends the cached
+    // entry in place, and the read below returns that event too; it must be counted once.
+    const reuseSeq = reuse?.lastSeq ?? 0;
+    const reuseEvents = reuse ? reuse.events.slice() : [];
+    const fresh = await this.selectEventRows({ ...key, afterSeq: reuseSeq });
+    const lastSeq = fresh.length > 0 ? Number(fresh.at(-1)?.seq) : reuseSeq;
     const events = fresh.map(eventFromRow);
     const log: CachedLog = {
       createdUs,
       updatedUs,
       lastSeq,
-      events: reuse ? reuse.events.concat(events) : events,
+      events: reuse ? reuseEvents.concat(events) : events,
     };
     logs.set(key, log);
     return log;
@@ -276,11 +280,11 @@ export class SqlSessionService extends SqlStore implements SessionService {
           insert into ${this.events} (id, app_name, user_id, session_id, seq, invocation_id, author, branch,
             "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
             error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-            long_running_tool_ids)
+            long_running_tool_ids, output, node_info)
           select id, app_name, user_id, ${newSessionId}, seq, invocation_id, author, branch,
             "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
             error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-            long_running_tool_ids
+            long_running_tool_ids, output, node_info
           from ${this.events}
           where app_name = ${appName} and user_id = ${userId} and session_id = ${sourceId} and seq <= ${eventCount}`.execute(
           trx,
@@ -311,10 +315,12 @@ export class SqlSessionService extends SqlStore implements SessionService {
         where app_name = ${appName} and user_id = ${userId} and id = ${sessionId}
           and updated_at = ${f.time(microsFromMs(session.lastUpdateTime))}`;
     const e = persisted;
+    // Workflow fields only when the event has them: other events keep the statement they had.
+    const workflow = e.output !== undefined || e.nodeInfo !== undefined;
     const columns = sql`(id, app_name, user_id, session_id, seq, invocation_id, author, branch,
           "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
           error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-          long_running_tool_ids)`;
+          long_running_tool_ids${workflow ? sql`, output, node_info` : sql``})`;
     const values = sql`${e.id}, ${appName}, ${userId}, ${sessionId},
           (select coalesce(max(seq), 0) + 1 from ${this.events}
             where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
@@ -326,7 +332,12 @@ export class SqlSessionService extends SqlStore implements SessionService {
           ${optionalJson(f, e.usageMetadata, `usageMetadata of event ${e.id}`)},
           ${optionalJson(f, e.citationMetadata, `citationMetadata of event ${e.id}`)},
           ${optionalJson(f, e.groundingMetadata, `groundingMetadata of event ${e.id}`)},
-          ${f.textArray(e.longRunningToolIds)}`;
+          ${f.textArray(e.longRunningToolIds)}${
+            workflow
+              ? sql`, ${optionalJson(f, e.output, `output of event ${e.id}`)},
+          ${optionalJson(f, e.nodeInfo, `nodeInfo of event ${e.id}`)}`
+              : sql``
+          }`;
     const key = { appName, userId, sessionId };
     if (this.family === 'postgres' && !hasKeys(split.app) && !hasKeys(split.user)) {
       // One statement, one round trip: the update and the insert commit together or not at all (a
@@ -487,7 +498,8 @@ export class SqlSessionService extends SqlStore implements SessionService {
         ${f.jsonText(sql`custom_metadata`)} as custom_metadata, ${f.jsonText(sql`usage_metadata`)} as usage_metadata,
         ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
         ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
-        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids`;
+        ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids,
+        ${f.jsonText(sql`output`)} as output, ${f.jsonText(sql`node_info`)} as node_info`;
   }
 
   private toSession(row: SessionRow, events: Event[]): Session {

@@ -1,7 +1,9 @@
 // Child process: `sessions` concurrent conversations against an ADK api_server, each running `turns`
-// turns one after the other through POST /run_sse (each reply read to its end and checked); prints
-// turns per second, per-turn latencies and errors. node:http with keep-alive, as in the A2A load.
-import { Agent } from 'node:http';
+// turns one after the other through POST /run_sse (each reply read to its end and checked), or, in
+// `runs` mode, as background runs (POST …/runs, then GET …/runs/{id}/events read to its `end`);
+// prints turns per second, per-turn latencies and errors. node:http with keep-alive, as in the A2A
+// load.
+import { Agent, request as httpRequest } from 'node:http';
 import { FINAL_TEXT } from '../frameworks/types.js';
 import { postJson } from '../harness/http-post.js';
 import { emitResult, workerArgs } from './protocol.js';
@@ -12,6 +14,8 @@ export interface ServerLoadArgs {
   turns: number;
   /** Prefix of the session ids, so a warm-up and a measured run never share sessions. */
   prefix: string;
+  /** `run_sse` (default): POST /run_sse; `runs`: POST …/runs and tail …/runs/{id}/events. */
+  mode?: 'run_sse' | 'runs';
 }
 
 export interface ServerLoadResult {
@@ -43,20 +47,41 @@ async function main(): Promise<void> {
   let firstError: string | undefined;
   let eventsPerTurn = 0;
   const runUrl = new URL('/run_sse', base);
+  const mode = args.mode ?? 'run_sse';
   const started = performance.now();
   await Promise.all(
     ids.map(async (sessionId) => {
       for (let turn = 0; turn < args.turns; turn++) {
-        const payload = JSON.stringify({
-          appName: 'bench',
-          userId: 'bench-user',
-          sessionId,
-          newMessage: { role: 'user', parts: [{ text: `What is the weather in Paris? (${turn})` }] },
-        });
+        const message = { role: 'user', parts: [{ text: `What is the weather in Paris? (${turn})` }] };
         const t0 = performance.now();
         try {
-          const { status, text } = await postJson(runUrl, agent, payload);
-          const frames = text.split('\n\n').filter((f) => f.startsWith('data: '));
+          let status: number;
+          let text: string;
+          if (mode === 'runs') {
+            const runsUrl = new URL(`/apps/bench/users/bench-user/sessions/${sessionId}/runs`, base);
+            const started = await postJson(runsUrl, agent, JSON.stringify({ newMessage: message }));
+            if (started.status !== 202)
+              throw new Error(`start run: HTTP ${started.status}: ${started.text.slice(0, 300)}`);
+            const { runId } = JSON.parse(started.text) as { runId: string };
+            ({ status, text } = await getText(new URL(`${runsUrl.pathname}/${runId}/events`, base), agent));
+            const end = text.split('\n\n').find((f) => f.startsWith('event: end\n'));
+            const record = end
+              ? (JSON.parse(end.slice(end.indexOf('data: ') + 6)) as { status?: string })
+              : {};
+            if (record.status !== 'succeeded')
+              throw new Error(`run ${runId} ended ${record.status}: ${text.slice(-300)}`);
+          } else {
+            ({ status, text } = await postJson(
+              runUrl,
+              agent,
+              JSON.stringify({ appName: 'bench', userId: 'bench-user', sessionId, newMessage: message }),
+            ));
+          }
+          const frames = text
+            .split('\n\n')
+            .filter((f) => !f.startsWith('event: '))
+            .map((f) => f.split('\n').find((line) => line.startsWith('data: ')))
+            .filter((line): line is string => line !== undefined);
           const last =
             frames.length > 0
               ? (JSON.parse((frames.at(-1) as string).slice(6)) as Record<string, unknown>)
@@ -83,6 +108,27 @@ async function main(): Promise<void> {
     latencyMs,
     eventsPerTurn,
   } satisfies ServerLoadResult);
+}
+
+/** GET through node:http on the keep-alive agent, the body read to its end (an SSE tail ends itself). */
+function getText(url: URL, agent: Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: 'GET', agent, headers: { accept: 'text/event-stream' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 await main();

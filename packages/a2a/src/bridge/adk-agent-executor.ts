@@ -23,6 +23,7 @@ import {
   functionCallOfPart,
   isLongRunningCallPart,
   REQUEST_CREDENTIAL,
+  toA2aJson,
 } from './part-conversion.js';
 
 export interface AdkAgentExecutorOptions {
@@ -44,6 +45,19 @@ export interface AdkAgentExecutorOptions {
 export const ADK_AUTHOR_KEY = 'adk_author';
 /** Metadata key on failed status updates carrying the ADK error code. */
 export const ADK_ERROR_CODE_KEY = 'adk_error_code';
+/** Metadata keys carrying a workflow event's `output`, `nodeInfo` and `actions.route`, unchanged. */
+export const ADK_OUTPUT_KEY = 'adk_output';
+export const ADK_NODE_INFO_KEY = 'adk_node_info';
+export const ADK_ROUTE_KEY = 'adk_route';
+
+/** The workflow fields of an event as status-update metadata (absent fields stay absent). */
+export function workflowMetadata(event: Event): A2aMetadata {
+  const metadata: A2aMetadata = {};
+  if (event.output !== undefined) metadata[ADK_OUTPUT_KEY] = toA2aJson(event.output);
+  if (event.nodeInfo) metadata[ADK_NODE_INFO_KEY] = toA2aJson(event.nodeInfo);
+  if (event.actions.route !== undefined) metadata[ADK_ROUTE_KEY] = toA2aJson(event.actions.route);
+  return metadata;
+}
 
 /**
  * Serves an ADK agent (or runner) as an A2A agent. The A2A context id is the ADK session id; each
@@ -76,6 +90,7 @@ export class AdkAgentExecutor implements AgentExecutor {
     const pending = new Map<string, FunctionCall>();
     const interruptParts: Part[] = [];
     let held: Event | undefined;
+    let workflowOutput: Event | undefined;
     let failure: Event | undefined;
 
     // The task exists (and streams) from the start, whatever the agent does first.
@@ -114,6 +129,12 @@ export class AdkAgentExecutor implements AgentExecutor {
         continue;
       }
       if (event.content && event.content.parts.length > 0) yield working(event);
+      // A workflow node's record (its output, route, path) without content still reaches the caller.
+      else if (event.nodeInfo) {
+        yield working(event);
+        const info = event.nodeInfo;
+        if (!info.path.includes('/') && info.outputFor?.includes(info.path)) workflowOutput = event;
+      }
     }
 
     if (context.signal.aborted) return; // the server marks the task canceled
@@ -134,6 +155,20 @@ export class AdkAgentExecutor implements AgentExecutor {
       yield { kind: 'status', state, parts: [...heldParts, ...interruptParts] };
       return;
     }
+    if (!held && workflowOutput?.output !== undefined) {
+      // A workflow's answer is its output: text as text, anything else as data.
+      const output = workflowOutput.output;
+      yield {
+        kind: 'artifact',
+        artifact: {
+          artifactId: newId(),
+          name: this.#options.artifactName ?? 'response',
+          parts: [typeof output === 'string' ? { text: output } : { data: toA2aJson(output) }],
+          metadata: workflowMetadata(workflowOutput),
+        },
+        lastChunk: true,
+      };
+    }
     if (held) {
       yield {
         kind: 'artifact',
@@ -141,6 +176,7 @@ export class AdkAgentExecutor implements AgentExecutor {
           artifactId: newId(),
           name: this.#options.artifactName ?? 'response',
           parts: adkContentToA2aParts(held.content),
+          ...(held.nodeInfo ? { metadata: workflowMetadata(held) } : {}),
         },
         lastChunk: true,
       };
@@ -162,7 +198,7 @@ export class AdkAgentExecutor implements AgentExecutor {
 }
 
 function working(event: Event): AgentUpdate {
-  const metadata: A2aMetadata = { [ADK_AUTHOR_KEY]: event.author };
+  const metadata: A2aMetadata = { [ADK_AUTHOR_KEY]: event.author, ...workflowMetadata(event) };
   return {
     kind: 'status',
     state: 'TASK_STATE_WORKING',

@@ -24,6 +24,7 @@ import {
   type Task,
   type TaskState,
 } from '../protocol/types.js';
+import { ADK_NODE_INFO_KEY, ADK_OUTPUT_KEY, ADK_ROUTE_KEY } from './adk-agent-executor.js';
 import {
   a2aPartToAdk,
   a2aText,
@@ -247,7 +248,13 @@ class RemoteRun {
         return;
       }
       const progress = progressParts(status.message?.parts ?? []);
-      if (progress.length > 0) yield this.#event({ content: { role: 'model', parts: progress } });
+      const workflow = workflowFields(item.statusUpdate.metadata);
+      if (progress.length > 0 || workflow) {
+        yield this.#event({
+          ...(progress.length > 0 ? { content: { role: 'model', parts: progress } } : {}),
+          ...(workflow ? { customMetadata: { a2a: { workflow } } } : {}),
+        });
+      }
       return;
     }
     const { artifact, append } = item.artifactUpdate;
@@ -339,6 +346,20 @@ class RemoteRun {
       errorMessage: text || `The remote task ended ${state.replace('TASK_STATE_', '').toLowerCase()}`,
     });
   }
+}
+
+/**
+ * A remote workflow's `output`, `nodeInfo` and `route` as sent (see `AdkAgentExecutor`). They are
+ * kept under `customMetadata.a2a.workflow`, not as this event's own fields: the paths name nodes of
+ * the remote workflow, and a local workflow reading them as its own would misplace its records.
+ */
+function workflowFields(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!metadata) return undefined;
+  const out: Record<string, unknown> = {};
+  if (ADK_OUTPUT_KEY in metadata) out.output = metadata[ADK_OUTPUT_KEY];
+  if (ADK_NODE_INFO_KEY in metadata) out.nodeInfo = metadata[ADK_NODE_INFO_KEY];
+  if (ADK_ROUTE_KEY in metadata) out.route = metadata[ADK_ROUTE_KEY];
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function readMeta(fields: Partial<Event>): Partial<RemoteA2aMetadata> {

@@ -1,13 +1,16 @@
 import {
+  type ConnectOptions,
   type Content,
   type FunctionDeclaration,
   type GenerateOptions,
   type Llm,
+  type LlmConnection,
   type LlmRequest,
   type LlmResponse,
   newFunctionCallId,
 } from '@adk/core';
 import { sleep } from '@adk/core/http';
+import { DEMO_HEARD_PHRASE, DemoLiveConnection } from './demo-live.js';
 
 export interface DemoModelOptions {
   /** The name reported as the model (default 'adk-demo'). */
@@ -16,6 +19,10 @@ export interface DemoModelOptions {
   tokenDelayMs?: number;
   /** How long a "slow"/"long" reply streams for, in ms (default 10 000). */
   slowReplyMs?: number;
+  /** Live sessions: what the demo "hears" in each spoken utterance (default a weather question). */
+  heardPhrase?: string;
+  /** Live sessions: send spoken audio at its playing speed (default true). */
+  realtimeAudio?: boolean;
 }
 
 /** Said at the start of every text reply, so nobody mistakes the demo for a real model. */
@@ -38,17 +45,34 @@ type Plan =
  * tool whose name or description best matches the user's words (arguments guessed from the
  * message), summarizes the tool's result, and transfers to the sub-agent whose name or description
  * matches. A message containing "slow" or "long" streams for about ten seconds, so a client can
- * stop a run midway.
+ * stop a run midway. `connect` opens a live session with the same behaviour (see demo-live.ts).
  */
 export class DemoModel implements Llm {
   readonly model: string;
   private readonly tokenDelayMs: number;
   private readonly slowReplyMs: number;
+  private readonly heardPhrase: string;
+  private readonly realtimeAudio: boolean;
 
   constructor(options: DemoModelOptions = {}) {
     this.model = options.model ?? 'adk-demo';
     this.tokenDelayMs = options.tokenDelayMs ?? 25;
     this.slowReplyMs = options.slowReplyMs ?? 10_000;
+    this.heardPhrase = options.heardPhrase ?? DEMO_HEARD_PHRASE;
+    this.realtimeAudio = options.realtimeAudio ?? true;
+  }
+
+  /**
+   * A live session (see DemoLiveConnection): text answered like `generate`, speech "heard" as a
+   * fixed phrase, answers spoken as tones with a transcription when the AUDIO modality is asked.
+   */
+  async connect(request: LlmRequest, options: ConnectOptions = {}): Promise<LlmConnection> {
+    options.signal?.throwIfAborted();
+    return new DemoLiveConnection(
+      request,
+      { tokenDelayMs: this.tokenDelayMs, heardPhrase: this.heardPhrase, realtimeAudio: this.realtimeAudio },
+      options,
+    );
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {

@@ -48,6 +48,21 @@ export type EventActions = {
    * (`visibleEvents`); the events stay in the log.
    */
   rewindBeforeInvocationId?: string;
+  /** The route(s) a workflow node took: edges with a matching route fire (see Workflow). */
+  route?: RouteValue | RouteValue[];
+};
+
+/** A value a workflow node routes by (`ctx.route`), matched against routing-map keys as text. */
+export type RouteValue = string | number | boolean;
+
+/** Where in a workflow an event comes from (the adk-python / adk-go wire shape). */
+export type NodeInfo = {
+  /** The node run that produced the event: `workflow@runId/node@runId`, nested with `/`. */
+  path: string;
+  /** Node runs whose output this event carries (the node itself, then ancestors it stands in for). */
+  outputFor?: string[];
+  /** The event's text content is the node's output (an agent's reply). */
+  messageAsOutput?: boolean;
 };
 
 export type Event = {
@@ -70,6 +85,10 @@ export type Event = {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   longRunningToolIds?: string[];
+  /** A workflow node's output (any JSON value). */
+  output?: unknown;
+  /** Set on every event a workflow node produces. */
+  nodeInfo?: NodeInfo;
   /**
    * Live sessions: a chunk (partial) or the finished text of the user's speech. Only on the live
    * stream: the stored record of a finished transcription is its `content` text.
@@ -158,6 +177,7 @@ export function hasActions(actions: EventActions): boolean {
       actions.requestedToolConfirmations ||
       actions.requestedAuthConfigs ||
       actions.endOfAgent ||
-      actions.compaction,
+      actions.compaction ||
+      actions.route !== undefined,
   );
 }

@@ -1,7 +1,7 @@
 import type { z as Z } from 'zod';
 import { zod } from '../utils/zod.js';
 import type { Content, JsonValue, Part } from './content.js';
-import type { Event, EventActions, ToolConfirmation, UsageMetadata } from './event.js';
+import type { Event, EventActions, NodeInfo, ToolConfirmation, UsageMetadata } from './event.js';
 
 /** zod schemas of the persisted JSON shapes, for validating at the edges (SQL rows, the wire). */
 export interface EventSchemas {
@@ -11,6 +11,7 @@ export interface EventSchemas {
   usageMetadata: Z.ZodType<UsageMetadata>;
   toolConfirmation: Z.ZodType<ToolConfirmation>;
   eventActions: Z.ZodType<EventActions>;
+  nodeInfo: Z.ZodType<NodeInfo>;
   event: Z.ZodType<Event>;
 }
 
@@ -74,6 +75,7 @@ function build(z: typeof Z): EventSchemas {
     confirmed: z.boolean(),
     payload: z.unknown().optional(),
   });
+  const routeValue = z.union([z.string(), z.number(), z.boolean()]);
   const eventActions = z.object({
     stateDelta: z.record(z.string(), z.unknown()),
     artifactDelta: z.record(z.string(), z.number()),
@@ -88,6 +90,12 @@ function build(z: typeof Z): EventSchemas {
       .object({ startTimestamp: z.number(), endTimestamp: z.number(), compactedContent: content })
       .optional(),
     rewindBeforeInvocationId: z.string().optional(),
+    route: z.union([routeValue, z.array(routeValue)]).optional(),
+  });
+  const nodeInfo = z.object({
+    path: z.string(),
+    outputFor: z.array(z.string()).optional(),
+    messageAsOutput: z.boolean().optional(),
   });
   const event = z.object({
     id: z.string(),
@@ -107,11 +115,13 @@ function build(z: typeof Z): EventSchemas {
     citationMetadata: z.unknown().optional(),
     customMetadata: z.record(z.string(), z.unknown()).optional(),
     longRunningToolIds: z.array(z.string()).optional(),
+    output: z.unknown().optional(),
+    nodeInfo: nodeInfo.optional(),
     inputTranscription: transcription.optional(),
     outputTranscription: transcription.optional(),
     actions: eventActions,
   });
-  return { jsonValue, part, content, usageMetadata, toolConfirmation, eventActions, event };
+  return { jsonValue, part, content, usageMetadata, toolConfirmation, eventActions, nodeInfo, event };
 }
 
 let built: EventSchemas | undefined;

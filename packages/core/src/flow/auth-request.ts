@@ -2,11 +2,17 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { type AuthConfig, redactAuthConfig } from '../auth/auth-credential.js';
 import { authConfigSchema } from '../auth/schemas.js';
 import type { Content, FunctionCall, Part } from '../events/content.js';
-import { createEvent, type Event, eventFunctionCalls } from '../events/event.js';
+import { type Event, eventFunctionCalls } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
-import { invocationUserEventIndex, REQUEST_CREDENTIAL } from './confirmation.js';
+import { REQUEST_CREDENTIAL } from './confirmation.js';
+import {
+  answeredQuestions,
+  answersIn,
+  invocationUserEventIndex,
+  type PauseRequest,
+  pauseEvent,
+} from './pause.js';
 
 /**
  * After a response event whose calls requested credentials: one event with an
@@ -21,25 +27,13 @@ export function authRequestEvent(
 ): Event | undefined {
   const requested = responseEvent.actions.requestedAuthConfigs;
   if (!requested) return undefined;
-  const parts: Part[] = [];
-  const ids: string[] = [];
+  const requests: PauseRequest[] = [];
   for (const call of calls) {
     const config = requested[call.id];
     if (!config) continue;
-    const id = newFunctionCallId();
-    ids.push(id);
-    parts.push({
-      functionCall: { id, name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: config } },
-    });
+    requests.push({ name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: config } });
   }
-  if (parts.length === 0) return undefined;
-  return createEvent({
-    invocationId: ctx.invocationId,
-    author: ctx.agent.name,
-    branch: ctx.branch,
-    content: { role: 'model', parts },
-    longRunningToolIds: ids,
-  });
+  return pauseEvent({ invocationId: ctx.invocationId, author: ctx.agent.name, branch: ctx.branch }, requests);
 }
 
 /** The auth config in a client's answer: the response itself (ADK), or under `authConfig`. */
@@ -87,28 +81,23 @@ export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
-  // Checked once per invocation: no map unless the message answers a request.
+  // Checked once per invocation: nothing is allocated unless the message answers a request.
   if (!last.content?.parts.some((p) => p.functionResponse)) return [];
-  const answers = new Map<string, AuthConfig>();
-  for (const part of last.content.parts) {
-    const r = part.functionResponse;
-    if (r?.name !== REQUEST_CREDENTIAL) continue;
-    const answer = ctx.shared.authAnswers?.get(r.id) ?? answerOf(r.response);
-    if (answer) answers.set(r.id, answer);
-  }
+  const answers = answersIn(
+    last.content,
+    REQUEST_CREDENTIAL,
+    (response, id) => ctx.shared.authAnswers?.get(id) ?? answerOf(response),
+  );
   if (answers.size === 0) return [];
   const wanted = new Map<string, AuthConfig>();
-  let i = lastIndex - 1;
-  for (; i >= 0 && answers.size > 0; i--) {
-    for (const call of eventFunctionCalls(events[i] as Event)) {
-      const answer = answers.get(call.id);
-      if (!answer || call.name !== REQUEST_CREDENTIAL) continue;
-      answers.delete(call.id);
-      if (typeof call.args.functionCallId === 'string') wanted.set(call.args.functionCallId, answer);
-    }
+  let i = lastIndex;
+  for (const { call, answer, index } of answeredQuestions(events, lastIndex, REQUEST_CREDENTIAL, answers)) {
+    i = Math.min(i, index);
+    if (typeof call.args.functionCallId === 'string') wanted.set(call.args.functionCallId, answer);
   }
+  // The original calls come before the requests that asked for their credentials.
   const out: AuthenticatedCall[] = [];
-  for (; i >= 0 && wanted.size > 0; i--) {
+  for (i = i - 1; i >= 0 && wanted.size > 0; i--) {
     for (const call of eventFunctionCalls(events[i] as Event)) {
       const answer = wanted.get(call.id);
       if (!answer) continue;

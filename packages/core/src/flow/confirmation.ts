@@ -1,16 +1,16 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { FunctionCall } from '../events/content.js';
-import {
-  createEvent,
-  type Event,
-  eventFunctionCalls,
-  eventFunctionResponses,
-  type ToolConfirmation,
-} from '../events/event.js';
+import { type Event, eventFunctionResponses, type ToolConfirmation } from '../events/event.js';
 import { eventSchemas } from '../events/schemas.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import { newFunctionCallId } from '../utils/ids.js';
 import { isPlainObject } from '../utils/json.js';
+import {
+  answeredQuestions,
+  answersIn,
+  invocationUserEventIndex,
+  type PauseRequest,
+  pauseEvent,
+} from './pause.js';
 
 /** The function call the framework sends to the user to ask for a tool-call confirmation. */
 export const REQUEST_CONFIRMATION = 'adk_request_confirmation';
@@ -30,48 +30,22 @@ export function confirmationRequestEvent(
 ): Event | undefined {
   const requested = responseEvent.actions.requestedToolConfirmations;
   if (!requested) return undefined;
-  const parts = [];
-  const ids: string[] = [];
+  const requests: PauseRequest[] = [];
   for (const call of calls) {
     const confirmation = requested[call.id];
     if (!confirmation) continue;
-    const id = newFunctionCallId();
-    ids.push(id);
-    parts.push({
-      functionCall: {
-        id,
-        name: REQUEST_CONFIRMATION,
-        args: {
-          originalFunctionCall: { id: call.id, name: call.name, args: call.args },
-          toolConfirmation: confirmation,
-        },
+    requests.push({
+      name: REQUEST_CONFIRMATION,
+      args: {
+        originalFunctionCall: { id: call.id, name: call.name, args: call.args },
+        toolConfirmation: confirmation,
       },
     });
   }
-  if (parts.length === 0) return undefined;
-  return createEvent({
-    invocationId: ctx.invocationId,
-    author: ctx.agent.name,
-    branch: ctx.branch,
-    content: { role: 'model', parts },
-    longRunningToolIds: ids,
-  });
+  return pauseEvent({ invocationId: ctx.invocationId, author: ctx.agent.name, branch: ctx.branch }, requests);
 }
 
-/**
- * Index of this invocation's user message in the session (callbacks may have committed events
- * after it), or -1. Answers to paused calls (confirmations, credentials) arrive in it.
- */
-export function invocationUserEventIndex(ctx: InvocationContext): number {
-  const events = visibleEvents(ctx.session.events);
-  let index = events.length - 1;
-  while (index >= 0) {
-    const event = events[index] as Event;
-    if (event.author === 'user' && event.invocationId === ctx.invocationId) break;
-    index--;
-  }
-  return index;
-}
+export { invocationUserEventIndex };
 
 export interface ConfirmedCall {
   call: FunctionCall;
@@ -87,34 +61,22 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];
-  // Checked once per invocation: no map unless the message answers a request.
+  // Checked once per invocation: nothing is allocated unless the message answers a request.
   if (!last.content?.parts.some((p) => p.functionResponse)) return [];
-  const answers = new Map<string, ToolConfirmation>();
-  for (const part of last.content.parts) {
-    const r = part.functionResponse;
-    if (r?.name !== REQUEST_CONFIRMATION) continue;
-    const parsed = eventSchemas().toolConfirmation.safeParse(r.response);
-    answers.set(r.id, parsed.success ? parsed.data : { confirmed: false, payload: r.response });
-  }
+  const answers = answersIn(last.content, REQUEST_CONFIRMATION, (response): ToolConfirmation => {
+    const parsed = eventSchemas().toolConfirmation.safeParse(response);
+    return parsed.success ? parsed.data : { confirmed: false, payload: response };
+  });
   if (answers.size === 0) return [];
   const out: ConfirmedCall[] = [];
-  for (let i = lastIndex - 1; i >= 0 && answers.size > 0; i--) {
-    for (const call of eventFunctionCalls(events[i] as Event)) {
-      const answer = answers.get(call.id);
-      if (!answer || call.name !== REQUEST_CONFIRMATION) continue;
-      answers.delete(call.id);
-      const original = call.args.originalFunctionCall;
-      if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
-        continue;
-      out.push({
-        call: {
-          id: original.id,
-          name: original.name,
-          args: isPlainObject(original.args) ? original.args : {},
-        },
-        confirmation: answer,
-      });
-    }
+  for (const { call, answer } of answeredQuestions(events, lastIndex, REQUEST_CONFIRMATION, answers)) {
+    const original = call.args.originalFunctionCall;
+    if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
+      continue;
+    out.push({
+      call: { id: original.id, name: original.name, args: isPlainObject(original.args) ? original.args : {} },
+      confirmation: answer,
+    });
   }
   // An agent that runs again in this invocation (the next pass of a loop) must not run them twice.
   const answered = new Set<string>();

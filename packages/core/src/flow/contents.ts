@@ -6,7 +6,11 @@ import { visibleEvents } from '../sessions/visible-events.js';
 export type IncludeContents = 'default' | 'none';
 
 /** Function-call names the framework uses between itself and the user, never sent to models. */
-export const INTERNAL_FUNCTION_NAMES = new Set(['adk_request_confirmation', 'adk_request_credential']);
+export const INTERNAL_FUNCTION_NAMES = new Set([
+  'adk_request_confirmation',
+  'adk_request_credential',
+  'adk_request_input',
+]);
 
 /** Whether an event on `eventBranch` is visible from `branch` (same branch or an ancestor of it). */
 export function isVisibleFromBranch(eventBranch: string | undefined, branch: string | undefined): boolean {

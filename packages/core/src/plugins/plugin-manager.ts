@@ -4,11 +4,13 @@ import type { Event } from '../events/event.js';
 import type { LlmResponse } from '../models/llm.js';
 import type {
   AfterModelArgs,
+  AfterNodeArgs,
   AfterToolArgs,
   AgentErrorArgs,
   AgentHookArgs,
   AgentHooks,
   BeforeModelArgs,
+  BeforeNodeArgs,
   BeforeToolArgs,
   ModelErrorArgs,
   Plugin,
@@ -166,6 +168,14 @@ export class PluginManager {
   }
   onToolError(args: ToolErrorArgs) {
     return this.first<Record<string, unknown>>('onToolError', args);
+  }
+  /** A value from a plugin becomes the node's output; the node does not run. */
+  beforeNode(args: BeforeNodeArgs) {
+    return this.first<unknown>('beforeNode', args);
+  }
+  /** A value from a plugin replaces the node's output. */
+  afterNode(args: AfterNodeArgs) {
+    return this.first<unknown>('afterNode', args);
   }
   onAgentError(args: AgentErrorArgs) {
     return this.first<Content>('onAgentError', args);

@@ -5,6 +5,8 @@ import type { Event } from '../events/event.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import type { BaseNode } from '../workflow/base-node.js';
+import type { NodeContext } from '../workflow/node-context.js';
 
 type Maybe<T> = T | undefined | void;
 export type MaybePromise<T> = T | Promise<T>;
@@ -38,6 +40,14 @@ export interface AfterToolArgs extends BeforeToolArgs {
 export interface ToolErrorArgs extends BeforeToolArgs {
   error: unknown;
 }
+export interface BeforeNodeArgs {
+  node: BaseNode;
+  context: NodeContext;
+  input: unknown;
+}
+export interface AfterNodeArgs extends BeforeNodeArgs {
+  output: unknown;
+}
 
 /**
  * Agent-level hooks. A before-hook that returns a value short-circuits (skips the agent, the model
@@ -53,6 +63,10 @@ export interface AgentHooks {
   beforeTool?(args: BeforeToolArgs): MaybePromise<Maybe<Record<string, unknown>>>;
   afterTool?(args: AfterToolArgs): MaybePromise<Maybe<Record<string, unknown>>>;
   onToolError?(args: ToolErrorArgs): MaybePromise<Maybe<Record<string, unknown>>>;
+  /** Before a workflow node runs: a value returned becomes the node's output and the node does not run. */
+  beforeNode?(args: BeforeNodeArgs): MaybePromise<unknown>;
+  /** After a workflow node completed: a value returned replaces its output. */
+  afterNode?(args: AfterNodeArgs): MaybePromise<unknown>;
 }
 
 export interface RunHookArgs {

@@ -17,8 +17,10 @@ export interface RunAgentOptions extends Partial<Omit<RunnerOptions, 'agent'>> {
 export interface RunAgentResult {
   /** Every event of the invocation, in order (partial events included when streaming). */
   events: Event[];
-  /** The text of the last final response, or '' when there was none. */
+  /** The text of the last final response, or '' when there was none (a workflow: its output as text). */
   text: string;
+  /** A workflow's output (the agent is a `Workflow` and it finished). */
+  output?: unknown;
   /** The error of the last error event, if the run ended with one. */
   error?: { code: string; message: string };
   session: Session;
@@ -56,12 +58,25 @@ export async function runAgent(
   }
   let text = '';
   let error: RunAgentResult['error'];
+  let output: unknown;
   for (const e of events) {
     if (e.author !== 'user' && !e.partial && isFinalResponse(e) && e.content) text = contentText(e.content);
     if (e.errorCode) error = { code: e.errorCode, message: e.errorMessage ?? e.errorCode };
+    const info = e.nodeInfo;
+    // The record of the workflow's own run (`name@n`, no parent path) carries its output.
+    if (info && !info.path.includes('/') && info.outputFor?.includes(info.path) && e.output !== undefined) {
+      output = e.output;
+      text = typeof output === 'string' ? output : JSON.stringify(output);
+    }
   }
   const session = await sessionService.getSession({ appName: runner.appName, userId, sessionId });
-  return { events, text, ...(error ? { error } : {}), session: session as Session };
+  return {
+    events,
+    text,
+    ...(output !== undefined ? { output } : {}),
+    ...(error ? { error } : {}),
+    session: session as Session,
+  };
 }
 
 /** Runs an agent on one message and returns the final text. */

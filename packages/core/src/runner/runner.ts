@@ -52,6 +52,7 @@ import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
+import { Workflow } from '../workflow/workflow.js';
 import {
   forkRunnerSession,
   type RewindParams,
@@ -157,6 +158,8 @@ export class Runner {
   private readonly autoCreateSession: boolean;
   private readonly concurrentRuns: 'queue' | 'reject';
   private readonly contextCompression: ContextCompressor[] | undefined;
+  /** Whether the agent tree holds a graph Workflow (else no run pays for workflow resumes). */
+  private readonly hasWorkflow: boolean;
   private readonly running = new Map<string, Promise<void>>();
   /** Run records: status, cancel from anywhere, double-texting, tails. */
   readonly runs: RunManager;
@@ -174,6 +177,8 @@ export class Runner {
     this.models = options.models ?? defaultModelRegistry;
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
+    this.hasWorkflow = false;
+    for (const a of this.agent.descendantsAndSelf()) if (a instanceof Workflow) this.hasWorkflow = true;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
     this.execution = options.execution ?? 'local';
@@ -185,6 +190,16 @@ export class Runner {
       options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
       options.runTiming,
     );
+    if (this.hasWorkflow) {
+      // The run record needs the invocation id before the run starts: an answer to a paused
+      // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).
+      this.runs.invocationIdFor = async (params) => {
+        if (!params.newMessage?.parts.some((p) => p.functionResponse)) return undefined;
+        const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
+        const session = await this.sessionService.getSession(key);
+        return session && this.pausedWorkflowInvocation(session, params.newMessage);
+      };
+    }
   }
 
   /**
@@ -299,7 +314,7 @@ export class Runner {
     this.exclusive(params, () => this.runExclusive(params), started);
 
   /**
-   * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.4):
+   * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.5):
    * that invocation and everything after it leave the history every reader sees; session state and
    * artifacts return to what they were. Refused while the session has a run queued or running
    * (ConcurrentInvocationError) unless `cancelRunning`.
@@ -311,7 +326,7 @@ export class Runner {
   /**
    * Forks a session at an event (`atEventId`, included) or before an invocation into a new session
    * with that part of the log, its state and artifact versions, and `forkedFrom`; the original is
-   * untouched (docs/architecture.md §5.4).
+   * untouched (docs/architecture.md §5.5).
    */
   forkSession(params: RunnerForkParams): Promise<Session> {
     return forkRunnerSession(this.timeTravelHost(), params);
@@ -420,7 +435,13 @@ export class Runner {
     else params.signal?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     let afterRunDone = false;
-    const invocationId = params.invocationId ?? `e-${newId()}`;
+    // Answers to a paused workflow continue its invocation: the workflow re-walks its graph from
+    // that invocation's events (docs/decisions/0012-workflow-resume.md). A run's record has chosen
+    // it already (RunManager.invocationIdFor).
+    const invocationId =
+      params.invocationId ??
+      (this.hasWorkflow ? this.pausedWorkflowInvocation(session, params.newMessage) : undefined) ??
+      `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
       [GenAi.conversationId]: session.id,
       [GenAi.agentName]: this.agent.name,
@@ -484,7 +505,7 @@ export class Runner {
       } else if (halt) {
         yield await this.commit(ctx, createEvent({ invocationId, author: this.agent.name, content: halt }));
       } else {
-        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared);
+        const agent = resumeThroughWorkflows(this.findAgentToRun(session, message), shared, this.hasWorkflow);
         for await (const event of agent.run(ctx.with({ agent, branch: branchOf(agent) }))) {
           // `yield` awaits the commit (and throws here if it fails): no second await.
           yield this.commit(ctx, event);
@@ -665,6 +686,20 @@ export class Runner {
     return this.agent;
   }
 
+  /** The invocation a message of function responses resumes, when the calls came from inside a Workflow. */
+  private pausedWorkflowInvocation(session: Session, message: Content | undefined): string | undefined {
+    if (!message?.parts.some((p) => p.functionResponse)) return undefined;
+    const ids = new Set(eventFunctionResponses({ content: message } as Event).map((r) => r.id));
+    const events = visibleEvents(session.events);
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i] as Event;
+      if (!eventFunctionCalls(event).some((c) => ids.has(c.id))) continue;
+      const agent = this.agent.findAgent(event.author);
+      return agent && outermostWorkflow(agent) ? event.invocationId : undefined;
+    }
+    return undefined;
+  }
+
   /**
    * Releases what the runner owns: every toolset of the agent tree (MCP sessions, connections),
    * then the plugins. Every one is closed even if another fails; the first failure is rethrown.
@@ -715,13 +750,22 @@ function ownedToolsets(root: BaseAgent): Set<BaseToolset> {
  * An agent below Sequential/Loop agents is run through them, so that the workflow goes on after it
  * (ADK's resumable invocations; docs/architecture.md §5.3). Returns the agent to start.
  */
-function resumeThroughWorkflows(agent: BaseAgent, shared: InvocationShared): BaseAgent {
+function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasWorkflow: boolean): BaseAgent {
+  // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
+  const agent = (hasWorkflow && outermostWorkflow(found)) || found;
   const path = [agent];
   for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
     path.unshift(a);
   if (path.length === 1) return agent;
   shared.resumePath = path;
   return path[0] as BaseAgent;
+}
+
+/** The outermost Workflow among the agent and its ancestors. */
+function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
+  let found: Workflow | undefined;
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (a instanceof Workflow) found = a;
+  return found;
 }
 
 /** Telemetry and zod are loaded before the first run (each load is then a no-op). */

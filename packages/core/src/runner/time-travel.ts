@@ -83,7 +83,7 @@ async function loadSession(host: TimeTravelHost, userId: string, sessionId: stri
 }
 
 /**
- * Appends one event that rewinds the session to before an invocation (docs/architecture.md §5.4):
+ * Appends one event that rewinds the session to before an invocation (docs/architecture.md §5.5):
  * `actions.rewindBeforeInvocationId`, a state delta restoring the session-scoped state of that
  * point (the state the session was created with included; `app:`/`user:` keys untouched) and an
  * artifact delta restoring session artifacts (the old bytes saved as a new version; artifacts first

@@ -90,6 +90,11 @@ const sessionKeyOf = (userId: string, sessionId: string) => `${userId}\u0000${se
  * cancel request reaches this process, and serves tails of a run's events.
  */
 export class RunManager {
+  /**
+   * The invocation a run continues when its caller named none (an answer to a paused graph
+   * workflow continues that workflow's invocation); undefined for a new invocation.
+   */
+  invocationIdFor: ((params: ManagedRunParams) => Promise<string | undefined>) | undefined;
   private readonly active = new Map<string, ActiveRun>();
   private readonly bySession = new Map<string, Set<ActiveRun>>();
   private unsubscribe: (() => void) | undefined;
@@ -196,7 +201,7 @@ export class RunManager {
       appName: this.appName,
       userId: params.userId,
       sessionId: params.sessionId,
-      invocationId: params.invocationId ?? `e-${newId()}`,
+      invocationId: params.invocationId ?? (await this.invocationIdFor?.(params)) ?? `e-${newId()}`,
       status: 'queued',
       background,
       // A run this process executes is owned from the start, so no worker claims it meanwhile.
@@ -217,6 +222,11 @@ export class RunManager {
       return (await this.store.getRun(this.key(runId))) ?? record;
     }
     return record;
+  }
+
+  /** Resolves when a run executing in this process has ended; undefined when it does not execute here. */
+  finished(runId: string): Promise<void> | undefined {
+    return this.active.get(runId)?.finished;
   }
 
   get(runId: string): Promise<RunRecord | undefined> {

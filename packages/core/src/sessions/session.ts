@@ -95,7 +95,7 @@ export interface SessionService {
    * Optional: copies the first `eventCount` events of a session into a new session, atomically,
    * with the session-scoped state as it was after them (shared `app:`/`user:` state untouched) and
    * `forkedFrom` recorded. Stores without it get a generic fallback in `forkSession`
-   * (docs/architecture.md §5.4).
+   * (docs/architecture.md §5.5).
    */
   forkSession?(params: StoreForkParams): Promise<Session>;
   /** Releases connections and other resources. */

@@ -4,7 +4,7 @@ import type { Event } from '../events/event.js';
 const scanned = new WeakMap<readonly Event[], number>();
 
 /**
- * The history every reader sees (docs/architecture.md §5.4): the log without the spans that a
+ * The history every reader sees (docs/architecture.md §5.5): the log without the spans that a
  * later event with `actions.rewindBeforeInvocationId` rewound, i.e. from the first event of that
  * invocation up to the rewinding event (the rewinding event itself stays: it carries the restoring
  * state and artifact deltas). A rewind inside a span that a later rewind hides has no effect, so a

@@ -314,6 +314,57 @@ export function sessionServiceConformance(
       }),
     },
     {
+      name: 'workflow fields round-trip unchanged: output (any JSON, null too), nodeInfo and actions.route',
+      run: withService(async (s) => {
+        const appName = app('workflow');
+        const session = await s.createSession({ appName, userId: 'u1' });
+        const events = [
+          event(
+            {
+              author: 'wf',
+              output: { verdict: 'ok', scores: [1, 2.5, null], nested: { yes: true } },
+              nodeInfo: { path: 'wf@1/review@2', outputFor: ['wf@1/review@2', 'wf@1'] },
+            },
+            { route: ['approve', 3, false] },
+          ),
+          event({
+            author: 'wf',
+            output: null,
+            nodeInfo: { path: 'wf@1/clear@1', outputFor: ['wf@1/clear@1'] },
+          }),
+          event(
+            { author: 'wf', output: 'text', nodeInfo: { path: 'wf@1/a@1', messageAsOutput: true } },
+            { route: 'next' },
+          ),
+          event({ author: 'wf', output: 0, nodeInfo: { path: 'wf@1/zero@1' } }),
+          event({
+            author: 'wf',
+            content: {
+              role: 'model',
+              parts: [
+                {
+                  functionCall: {
+                    id: 'q1',
+                    name: 'adk_request_input',
+                    args: { interruptId: 'q1', message: 'ok?', response_schema: { type: 'object' } },
+                  },
+                },
+              ],
+            },
+            longRunningToolIds: ['q1'],
+            nodeInfo: { path: 'wf@1/ask@1' },
+          }),
+          event({ author: 'wf', nodeInfo: { path: 'wf@1/none@1', outputFor: ['wf@1/none@1'] } }),
+        ];
+        for (const e of events) await s.appendEvent(session, e);
+        const got = await s.getSession({ appName, userId: 'u1', sessionId: session.id });
+        assert.deepEqual(got?.events, JSON.parse(JSON.stringify(events)));
+        assert.equal(got?.events[1]?.output, null);
+        assert.ok(got?.events[1] && 'output' in got.events[1], 'a null output is kept, not dropped');
+        assert.ok(got?.events[5] && !('output' in got.events[5]), 'no output stays absent');
+      }),
+    },
+    {
       name: 'concurrent appends from many sessions of one user all land in app: and user: state',
       run: withService(async (s) => {
         const appName = app('concurrent');

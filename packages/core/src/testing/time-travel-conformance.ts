@@ -7,7 +7,7 @@ import { visibleEvents } from '../sessions/visible-events.js';
 import type { ConformanceSuite } from './conformance.js';
 
 /**
- * The store-level part of time travel (docs/architecture.md §5.4), run as part of
+ * The store-level part of time travel (docs/architecture.md §5.5), run as part of
  * `sessionServiceConformance`: the initial state and `forkedFrom` are kept, rewind events round-trip,
  * and a fork copies a prefix of the log with the state of that point and leaves the source alone.
  */

@@ -25,7 +25,7 @@ export interface TimeTravelStores {
 let counter = 0;
 
 /**
- * Rewind and fork through the Runner (docs/architecture.md §5.4) on a given set of stores: state and
+ * Rewind and fork through the Runner (docs/architecture.md §5.5) on a given set of stores: state and
  * artifacts return to the point (initial state kept, `app:`/`user:` untouched), the next request
  * holds no rewound content, the agent active at the point answers next, a second rewind reaches
  * further back, a fork diverges from its source, and a rewind is refused while a run is in flight.

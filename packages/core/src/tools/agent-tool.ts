@@ -8,7 +8,7 @@ import type { FunctionDeclaration } from '../models/llm.js';
 import { Runner } from '../runner/runner.js';
 import { InMemorySessionService } from '../sessions/in-memory-session-service.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
-import { tryParseJson } from '../utils/json.js';
+import { isPlainObject, tryParseJson } from '../utils/json.js';
 import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import { zodToJsonSchema } from './function-tool.js';
@@ -82,6 +82,9 @@ export class AgentTool extends BaseTool {
     const stream = this.options.streamEvents ?? ctx.runConfig.streamAgentToolEvents ?? false;
     let last: Event | undefined;
     let error: string | undefined;
+    // A workflow's result is its output (the event that records its own run), not its last text.
+    let output: unknown;
+    const workflowRun = `${this.agent.name}@`;
     for await (const event of runner.run({
       userId: ctx.userId,
       sessionId: session.id,
@@ -100,6 +103,13 @@ export class AgentTool extends BaseTool {
       for (const [k, v] of Object.entries(event.actions.stateDelta))
         if (!k.startsWith(TEMP_PREFIX)) context.state.set(k, v);
       if (event.errorCode) error = `${event.errorCode}: ${event.errorMessage ?? ''}`;
+      const info = event.nodeInfo;
+      if (
+        info?.outputFor?.includes(info.path) &&
+        info.path.startsWith(workflowRun) &&
+        !info.path.includes('/')
+      )
+        output = event.output;
       if (!event.partial && isFinalResponse(event) && event.content) last = event;
     }
     for (const name of await artifactService.listArtifactKeys({
@@ -115,6 +125,7 @@ export class AgentTool extends BaseTool {
       });
       if (part && ctx.artifactService) await context.saveArtifact(name, part);
     }
+    if (output !== undefined) return isPlainObject(output) ? output : { result: output };
     if (!last && error) return { error: `Agent "${this.name}" failed: ${error}` };
     const answer = contentText(last?.content);
     if (this.agent instanceof LlmAgent && this.agent.outputSchema) {

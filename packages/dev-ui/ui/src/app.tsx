@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { setTokenAsker } from './api/auth.js';
 import { ApiError, api } from './api/client.js';
-import type { AdkEvent, JsonObject, Part, Session } from './api/types.js';
+import type { AdkEvent, JsonObject, Part } from './api/types.js';
 import { Composer } from './components/composer.js';
+import {
+  EarlierMessages,
+  firstShownIndex,
+  MESSAGE_WINDOW,
+  MESSAGE_WINDOW_STEP,
+} from './components/earlier-messages.js';
 import { EventView } from './components/event-view.js';
 import { MoonIcon, SunIcon } from './components/icons.js';
 import { Markdown } from './components/markdown.js';
@@ -10,16 +16,17 @@ import { SessionList } from './components/session-list.js';
 import type { TimeTravelHandlers } from './components/time-travel-actions.js';
 import { TokenPrompt } from './components/token-prompt.js';
 import { Inspector, type Tab } from './inspector/inspector.js';
-import {
-  pendingConfirmations,
-  REQUEST_CONFIRMATION,
-  type StreamingBubble,
-  streamKey,
-} from './lib/conversation.js';
+import { applyStreamEvent } from './lib/apply-stream-event.js';
+import { pendingConfirmations, REQUEST_CONFIRMATION, type StreamingBubble } from './lib/conversation.js';
 import { preloadRendererWhenIdle } from './lib/renderer.js';
 import { rewoundEventIds, userMessageOf } from './lib/time-travel.js';
 import { readLocation, writeLocation } from './lib/url.js';
+import { pendingRequestInputs } from './lib/workflow.js';
+import { LivePanel } from './live/live-panel.js';
 import { ReloadBanner, useAppReload } from './reload/reload-banner.js';
+import { type RunRecord, runsApi } from './runs/runs-api.js';
+import { LoadMoreSessions, SessionSearch } from './sessions/session-search.js';
+import { useSessionPages } from './sessions/use-session-pages.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -43,11 +50,14 @@ export function App() {
   const [appsError, setAppsError] = useState<string | undefined>();
   const [app, setApp] = useState<string | undefined>(start.app);
   const [user] = useState(start.user ?? 'user');
-  const [sessions, setSessions] = useState<Session[]>([]);
-  const [sessionsLoading, setSessionsLoading] = useState(false);
+  const pages = useSessionPages(user);
+  const { sessions, setSessions } = pages;
+  const [sessionQuery, setSessionQuery] = useState('');
   const [sessionId, setSessionId] = useState<string | undefined>(start.session);
   const [sessionError, setSessionError] = useState<string | undefined>();
   const [events, setEvents] = useState<AdkEvent[]>([]);
+  // A long session renders its latest messages first; "Show earlier messages" renders more.
+  const [firstShown, setFirstShown] = useState(0);
   const [state, setState] = useState<JsonObject>({});
   const [bubbles, setBubbles] = useState<StreamingBubble[]>([]);
   const [running, setRunning] = useState(false);
@@ -58,7 +68,15 @@ export function App() {
   // `adk web` hot reload: a banner while the app's files fail to load; a new version refreshes its graph.
   const [appVersion, setAppVersion] = useState(0);
   const reload = useAppReload(app, () => setAppVersion((v) => v + 1));
+  const [live, setLive] = useState(false);
   const abort = useRef<AbortController | undefined>(undefined);
+  const shownWindowOf = useRef<string | undefined>(undefined);
+  // The run the chat shows now: its invocation id (from its first event) or, when reattached, its
+  // record. Stop cancels it through the runs routes, wherever it executes.
+  const current = useRef<
+    { app: string; session: string; invocationId?: string; runId?: string; stopping?: boolean } | undefined
+  >(undefined);
+  const [attachedRun, setAttachedRun] = useState<string | undefined>();
   const log = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   // A session created by the first message of a run: the run fills it, no reload needed.
@@ -103,29 +121,61 @@ export function App() {
     void loadApps();
   }, [loadApps]);
 
+  const { refresh: refreshPages, loadMore: loadMorePages, find: findSession } = pages;
   const refreshSessions = useCallback(
     async (appName: string) => {
-      setSessionsLoading(true);
       try {
-        setSessions(await api.listSessions(appName, user));
+        await refreshPages(appName);
       } catch (error) {
         setNotice({ kind: 'error', text: `Could not list sessions: ${message(error)}` });
-      } finally {
-        setSessionsLoading(false);
       }
     },
-    [user],
+    [refreshPages],
   );
+  const loadMoreSessions = useCallback(async () => {
+    try {
+      await loadMorePages();
+    } catch (error) {
+      setNotice({ kind: 'error', text: `Could not list sessions: ${message(error)}` });
+    }
+  }, [loadMorePages]);
 
+  // Counts session loads, so an answer that arrives after a newer load (or a run) is dropped.
+  const loads = useRef(0);
   const loadSession = useCallback(
     async (appName: string, id: string) => {
       setSessionError(undefined);
+      const load = ++loads.current;
+      const reopened = shownWindowOf.current === id;
       try {
-        const s = await api.getSession(appName, user, id);
-        setEvents((s.events ?? []).filter((e) => !e.partial));
+        // A session opened anew shows its latest messages from a small answer first
+        // (`numRecentEvents`); the whole log follows for the inspector and "Show earlier messages".
+        const s = await api.getSession(
+          appName,
+          user,
+          id,
+          reopened ? {} : { numRecentEvents: MESSAGE_WINDOW },
+        );
+        if (load !== loads.current) return;
+        const loaded = (s.events ?? []).filter((e) => !e.partial);
+        // The same session again (after a run) keeps what the reader opened up.
+        if (!reopened) setFirstShown(firstShownIndex(loaded.length));
+        shownWindowOf.current = id;
+        setEvents(loaded);
         setState(s.state ?? {});
         setRefreshKey((k) => k + 1);
+        // Fewer events: that was all of them; more: the server sent the whole log (it ignores the param).
+        if (reopened || (s.events ?? []).length !== MESSAGE_WINDOW) return;
+        const whole = await api.getSession(appName, user, id);
+        // A run started meanwhile reloads the session itself when it ends.
+        if (load !== loads.current || abort.current) return;
+        const all = (whole.events ?? []).filter((e) => !e.partial);
+        setFirstShown(firstShownIndex(all.length));
+        setEvents(all);
+        setState(whole.state ?? {});
+        setRefreshKey((k) => k + 1);
       } catch (error) {
+        if (load !== loads.current) return;
         if (error instanceof ApiError && error.status === 404) {
           setEvents([]);
           setState({});
@@ -152,6 +202,8 @@ export function App() {
     }
     setBubbles([]);
     setSelectedId(undefined);
+    setFirstShown(0);
+    shownWindowOf.current = undefined;
     if (!app || !apps?.includes(app) || !sessionId) {
       setEvents([]);
       setState({});
@@ -185,8 +237,32 @@ export function App() {
   }, [events, bubbles]);
 
   const stop = useCallback(() => {
-    abort.current?.abort();
-  }, []);
+    const controller = abort.current;
+    const run = current.current;
+    if (!controller) return;
+    if (run) run.stopping = true;
+    const drop = () => controller.abort();
+    if (!run || (!run.runId && !run.invocationId)) {
+      // Nothing committed yet: closing /run_sse cancels the run on the server.
+      drop();
+      return;
+    }
+    // Cancel the run itself (it may execute on another instance); its stream then ends with the
+    // cancelled event. If that cannot be done, or takes too long, the stream is dropped.
+    const timer = setTimeout(drop, 3000);
+    controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    void (async () => {
+      const runId =
+        run.runId ??
+        (
+          await runsApi
+            .findLive(run.app, user, run.session, run.invocationId as string)
+            .catch(() => undefined)
+        )?.runId;
+      if (!runId) return drop();
+      await runsApi.cancel(run.app, user, run.session, runId).catch(drop);
+    })();
+  }, [user]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -198,6 +274,8 @@ export function App() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [stop]);
+
+  const chat = useMemo(() => ({ setBubbles, setEvents, setState }), []);
 
   const run = useCallback(
     async (parts: Part[]) => {
@@ -226,6 +304,7 @@ export function App() {
       ]);
       const controller = new AbortController();
       abort.current = controller;
+      current.current = { app, session: id };
       setRunning(true);
       stickToBottom.current = true;
       try {
@@ -237,54 +316,17 @@ export function App() {
             controller.abort();
             break;
           }
-          if (event.partial) {
-            const key = streamKey(event);
-            setBubbles((list) => {
-              const text = (event.content?.parts ?? [])
-                .filter((p) => !p.thought)
-                .map((p) => p.text ?? '')
-                .join('');
-              const thought = (event.content?.parts ?? [])
-                .filter((p) => p.thought)
-                .map((p) => p.text ?? '')
-                .join('');
-              const existing = list.find((b) => b.key === key);
-              if (!existing) return [...list, { key, author: event.author, text, thought, chunks: 1 }];
-              return list.map((b) =>
-                b.key === key
-                  ? { ...b, text: b.text + text, thought: b.thought + thought, chunks: b.chunks + 1 }
-                  : b,
-              );
-            });
-            continue;
-          }
-          const key = streamKey(event);
-          setBubbles((list) => list.filter((b) => b.key !== key));
-          setEvents((list) => {
-            if (event.author === 'user') {
-              const at = list.findIndex((e) => e.id === localId);
-              if (at >= 0) return [...list.slice(0, at), event, ...list.slice(at + 1)];
-            }
-            if (list.some((e) => e.id === event.id)) return list.map((e) => (e.id === event.id ? event : e));
-            return [...list, event];
-          });
-          const delta = event.actions?.stateDelta;
-          if (delta && Object.keys(delta).length > 0)
-            setState((s) => {
-              const next = { ...s };
-              for (const [k, v] of Object.entries(delta)) {
-                if (k.startsWith('temp:')) continue;
-                if (v === null) delete next[k];
-                else next[k] = v;
-              }
-              return next;
-            });
+          if (event.invocationId && current.current && !current.current.invocationId)
+            current.current.invocationId = event.invocationId;
+          applyStreamEvent(event, chat, localId);
         }
+        if (current.current?.stopping) setNotice({ kind: 'info', text: 'Run stopped.' });
       } catch (error) {
         if (controller.signal.aborted) setNotice({ kind: 'info', text: 'Run stopped.' });
         else setNotice({ kind: 'error', text: message(error) });
       } finally {
         abort.current = undefined;
+        current.current = undefined;
         setRunning(false);
         setBubbles([]);
         // The server's copy is the truth (ids of the user event, what was committed before a stop).
@@ -292,12 +334,87 @@ export function App() {
         void refreshSessions(app);
       }
     },
-    [app, sessionId, user, loadSession, refreshSessions],
+    [app, sessionId, user, loadSession, refreshSessions, chat],
+  );
+
+  // Follows a run that goes on without this page (a background run, or one from before a reload)
+  // into the chat: its events so far, then live ones. Leaving it (Stop cancels it; switching
+  // sessions only closes the stream) never stops a background run by accident.
+  const reattach = useCallback(
+    async (record: RunRecord) => {
+      const id = sessionId;
+      if (!app || !id || abort.current) return;
+      setNotice(undefined);
+      const controller = new AbortController();
+      abort.current = controller;
+      current.current = { app, session: id, runId: record.runId, invocationId: record.invocationId };
+      setAttachedRun(record.runId);
+      setRunning(true);
+      stickToBottom.current = true;
+      try {
+        for await (const item of runsApi.tail(app, user, id, record.runId, controller.signal)) {
+          if (shown.current !== id) {
+            controller.abort();
+            break;
+          }
+          if (item.kind === 'event') applyStreamEvent(item.event, chat);
+          else if (item.run.status === 'cancelled') setNotice({ kind: 'info', text: 'Run cancelled.' });
+          else if (item.run.status === 'failed')
+            setNotice({ kind: 'error', text: item.run.error?.message ?? 'The run failed.' });
+        }
+      } catch (error) {
+        if (!controller.signal.aborted) setNotice({ kind: 'error', text: message(error) });
+      } finally {
+        abort.current = undefined;
+        current.current = undefined;
+        setAttachedRun(undefined);
+        setRunning(false);
+        setBubbles([]);
+        if (shown.current === id) await loadSession(app, id);
+        void refreshSessions(app);
+      }
+    },
+    [app, sessionId, user, loadSession, refreshSessions, chat],
+  );
+
+  // A live conversation talks in the open session, or in a new one.
+  const ensureLiveSession = useCallback(async (): Promise<string | undefined> => {
+    if (!app) return undefined;
+    if (sessionId) return sessionId;
+    try {
+      const created = await api.createSession(app, user);
+      setSessions((list) => [created, ...list]);
+      createdByRun.current = created.id;
+      shown.current = created.id;
+      setSessionId(created.id);
+      setEvents([]);
+      setState({});
+      return created.id;
+    } catch (error) {
+      setNotice({ kind: 'error', text: `Could not create a session: ${message(error)}` });
+      return undefined;
+    }
+  }, [app, sessionId, user]);
+
+  const liveEnded = useCallback(
+    (id: string) => {
+      if (!app) return;
+      if (shown.current === id) void loadSession(app, id);
+      void refreshSessions(app);
+    },
+    [app, loadSession, refreshSessions],
   );
 
   const confirm = useCallback(
     (callId: string, confirmed: boolean) => {
       void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response: { confirmed } } }]);
+    },
+    [run],
+  );
+
+  const answer = useCallback(
+    (callId: string, name: string, response: JsonObject) => {
+      void run([{ functionResponse: { id: callId, name, response } }]);
     },
     [run],
   );
@@ -390,7 +507,15 @@ export function App() {
     return ids;
   }, [events]);
 
-  const pending = useMemo(() => pendingConfirmations(events), [events]);
+  const pending = useMemo(
+    () => new Set([...pendingConfirmations(events), ...pendingRequestInputs(events)]),
+    [events],
+  );
+  const visibleSessions = useMemo(() => {
+    const q = sessionQuery.trim().toLowerCase();
+    return q ? sessions.filter((s) => s.id.toLowerCase().includes(q)) : sessions;
+  }, [sessions, sessionQuery]);
+  const onReattach = useCallback((record: RunRecord) => void reattach(record), [reattach]);
   const unknownApp = !!app && !!apps && !apps.includes(app);
   const ready = !!app && !!apps && !unknownApp && !sessionError;
   const selected = events.find((e) => e.id === selectedId);
@@ -464,10 +589,35 @@ export function App() {
       ) : (
         <div class="columns">
           <SessionList
-            sessions={sessions}
+            sessions={visibleSessions}
             current={sessionId}
-            loading={sessionsLoading}
+            loading={pages.loading}
             disabled={!ready && !sessionError}
+            toolbar={
+              sessions.length > 0 || sessionQuery ? (
+                <SessionSearch
+                  query={sessionQuery}
+                  onQuery={setSessionQuery}
+                  matches={visibleSessions.length}
+                  disabled={!ready && !sessionError}
+                  onFind={async (q) => {
+                    const found = await findSession(q).catch(() => undefined);
+                    if (found) {
+                      if (found.id !== sessionId) stop();
+                      setSessionId(found.id);
+                    }
+                    return !!found;
+                  }}
+                />
+              ) : null
+            }
+            footer={
+              <LoadMoreSessions
+                hasMore={pages.hasMore}
+                loading={pages.loading}
+                onLoadMore={() => void loadMoreSessions()}
+              />
+            }
             onSelect={(id) => {
               // Leaving a conversation mid-run stops that run (its stream would land in the wrong view).
               if (id !== sessionId) stop();
@@ -538,6 +688,12 @@ export function App() {
                   </p>
                 </div>
               ) : null}
+              {ready ? (
+                <EarlierMessages
+                  hidden={firstShown}
+                  onShow={() => setFirstShown((n) => Math.max(0, n - MESSAGE_WINDOW_STEP))}
+                />
+              ) : null}
               {ready && rewound.size > 0 ? (
                 <button
                   type="button"
@@ -549,10 +705,10 @@ export function App() {
                 </button>
               ) : null}
               {ready
-                ? events.map((e, i) =>
+                ? (firstShown > 0 ? events.slice(firstShown) : events).map((e, i, shown) =>
                     rewound.has(e.id) && !showRewound ? (
                       // One marker per rewound span, collapsed.
-                      rewound.has(events[i - 1]?.id ?? '') ? null : (
+                      rewound.has(shown[i - 1]?.id ?? '') ? null : (
                         <p key={e.id} class="rewound-marker muted small" role="note">
                           ↶ rewound turns hidden
                         </p>
@@ -567,6 +723,7 @@ export function App() {
                         pending={pending}
                         running={running}
                         onConfirm={confirm}
+                        onAnswer={answer}
                         rewound={rewound.has(e.id)}
                         timeTravel={e.id.startsWith('local-') ? undefined : timeTravel}
                         regenerable={regenerable.has(e.id)}
@@ -598,7 +755,21 @@ export function App() {
               ))}
               {lastError && !running ? <span class="sr-only">The last run ended with an error.</span> : null}
             </div>
-            <Composer disabled={!ready} running={running} onSend={(parts) => void run(parts)} onStop={stop} />
+            <LivePanel
+              app={ready ? app : undefined}
+              user={user}
+              disabled={!ready || running}
+              ensureSession={ensureLiveSession}
+              onActive={setLive}
+              onEnded={liveEnded}
+            />
+            <Composer
+              disabled={!ready || live}
+              disabledHint={live ? 'A live session is open: speak, or type in the live panel' : undefined}
+              running={running}
+              onSend={(parts) => void run(parts)}
+              onStop={stop}
+            />
           </main>
           <Inspector
             tab={tab}
@@ -612,6 +783,8 @@ export function App() {
             refreshKey={refreshKey}
             appVersion={appVersion}
             onSelect={select}
+            {...(attachedRun ? { attachedRun } : {})}
+            onReattach={onReattach}
           />
         </div>
       )}

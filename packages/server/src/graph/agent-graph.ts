@@ -6,13 +6,16 @@ import {
   LoopAgent,
   ParallelAgent,
   SequentialAgent,
+  Workflow,
 } from '@adk/core';
+import { serializeWorkflowGraph, workflowDot, workflowDrawing } from './workflow-graph.js';
 
 export type GraphNodeType =
   | 'llm_agent'
   | 'sequential_agent'
   | 'parallel_agent'
   | 'loop_agent'
+  | 'workflow'
   | 'agent'
   | 'tool'
   | 'toolset';
@@ -40,6 +43,7 @@ function agentType(agent: BaseAgent): GraphNodeType {
   if (agent instanceof SequentialAgent) return 'sequential_agent';
   if (agent instanceof ParallelAgent) return 'parallel_agent';
   if (agent instanceof LoopAgent) return 'loop_agent';
+  if (agent instanceof Workflow) return 'workflow';
   return 'agent';
 }
 
@@ -153,9 +157,23 @@ export function appInfo(appName: string, root: BaseAgent): Record<string, unknow
     }
     if (agent instanceof LoopAgent && agent.maxIterations !== undefined)
       out.max_iterations = agent.maxIterations;
+    // A workflow is described by its graph (adk-python's `graph`: nodes and routed edges), which
+    // already holds the agents it runs.
+    if (agent instanceof Workflow) {
+      out.graph = serializeWorkflowGraph(agent);
+      return out;
+    }
     if (agent.subAgents.length > 0) out.sub_agents = agent.subAgents.map(serialize);
     return out;
   };
+  if (root instanceof Workflow) {
+    return {
+      name: appName,
+      root_agent: serialize(root),
+      graph: workflowDrawing(root),
+      dotSrc: workflowDot(root),
+    };
+  }
   const graph = agentGraph(root);
   return { name: appName, root_agent: serialize(root), graph, dotSrc: graphToDot(graph) };
 }

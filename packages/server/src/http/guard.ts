@@ -35,7 +35,7 @@ export function hostAllowed(host: string, allowedHosts: readonly string[]): bool
  * own origin or one of `allowedOrigins` (`*` allows any): pages on other sites cannot drive it.
  */
 export function checkRequestOrigin(
-  request: Request,
+  request: { readonly headers: Headers },
   url: URL,
   allowedHosts: readonly string[],
   allowedOrigins: readonly string[],
@@ -58,7 +58,7 @@ export function originAllowed(origin: string, allowedOrigins: readonly string[])
 }
 
 /** Bearer token check in constant time. */
-export function checkToken(request: Request, token: string): void {
+export function checkToken(request: { readonly headers: Headers }, token: string): void {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   const given = Buffer.from(match?.[1]?.trim() ?? '');

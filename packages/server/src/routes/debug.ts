@@ -1,6 +1,7 @@
-import { eventFunctionCalls, eventFunctionResponses, NotFoundError } from '@adk/core';
+import { eventFunctionCalls, eventFunctionResponses, NotFoundError, Workflow } from '@adk/core';
 import type { Context, Hono } from 'hono';
 import { agentGraph, appInfo, graphToDot } from '../graph/agent-graph.js';
+import { workflowDot } from '../graph/workflow-graph.js';
 import { idParam, type RouteContext, sessionKey } from './context.js';
 
 /** Traces from the in-process span store, and the agent graphs. */
@@ -49,6 +50,10 @@ export function debugRoutes(app: Hono, ctx: RouteContext): void {
     const target = node ? root.findAgent(node.split('.').at(-1) ?? node) : root;
     if (!target) throw new NotFoundError(`Node not found: ${node}`);
     const darkMode = c.req.query('dark_mode') === 'true';
-    return c.json({ [node ?? '']: { dotSrc: graphToDot(agentGraph(target), { darkMode }) } });
+    const dotSrc =
+      target instanceof Workflow
+        ? workflowDot(target, { darkMode })
+        : graphToDot(agentGraph(target), { darkMode });
+    return c.json({ [node ?? '']: { dotSrc } });
   });
 }

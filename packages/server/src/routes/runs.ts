@@ -89,15 +89,10 @@ export function runsRoutes(app: Hono, ctx: RouteContext): void {
       tracked.end();
       throw error;
     }
-    void (async () => {
-      try {
-        for await (const _ of runner.runEvents(record.id));
-      } catch {
-        // The record says how it ended.
-      } finally {
-        tracked.end();
-      }
-    })();
+    // A shutdown waits for the runs this process executes (a queued one is a worker's).
+    const ended = runner.runs.finished(record.id);
+    if (ended) void ended.finally(() => tracked.end());
+    else tracked.end();
     return c.json(runToJson(record), 202);
   });
 

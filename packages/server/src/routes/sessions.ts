@@ -3,15 +3,18 @@ import {
   type Event,
   eventSchemas,
   eventTimestamp,
+  type GetSessionParams,
+  isAdkError,
   NotFoundError,
   newId,
   type Session,
   type SessionService,
   ValidationError,
 } from '@adk/core';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { readJson, validate } from '../http/body.js';
 import { camelKeys, requestSchemas } from '../http/schemas.js';
+import { ServerError } from '../server/errors.js';
 import { eventFromAdkJson, sessionToAdkJson } from '../wire/adk-json.js';
 import { idParam, type RouteContext, sessionKey } from './context.js';
 
@@ -28,6 +31,45 @@ async function allSessions(service: SessionService, appName: string, userId: str
     pageToken = page.nextPageToken;
   } while (pageToken);
   return out;
+}
+
+/** Page size when only `pageToken` is given. */
+const DEFAULT_PAGE_SIZE = 100;
+
+/** Largest `pageSize` the session list accepts. */
+const MAX_PAGE_SIZE = 1000;
+
+/** `?name=` (or its snake_case spelling): an integer in [min, max], or a 400 that says so. */
+function intQuery(c: Context, names: [string, string], min: number, max: number): number | undefined {
+  const raw = c.req.query(names[0]) ?? c.req.query(names[1]);
+  if (raw === undefined) return undefined;
+  const n = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ServerError(
+      'BAD_REQUEST',
+      `${names[0]} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+    );
+  return n;
+}
+
+/** ADK's GetSessionConfig as query params: `numRecentEvents` and `afterTimestamp` (float seconds). */
+function getSessionConfig(c: Context): Pick<GetSessionParams, 'numRecentEvents' | 'after'> {
+  const numRecentEvents = intQuery(c, ['numRecentEvents', 'num_recent_events'], 0, Number.MAX_SAFE_INTEGER);
+  const rawAfter = c.req.query('afterTimestamp') ?? c.req.query('after_timestamp');
+  let after: number | undefined;
+  if (rawAfter !== undefined) {
+    const seconds = rawAfter.trim() === '' ? Number.NaN : Number(rawAfter);
+    if (!Number.isFinite(seconds))
+      throw new ServerError(
+        'BAD_REQUEST',
+        `afterTimestamp must be a time in seconds, got ${JSON.stringify(rawAfter)}`,
+      );
+    after = seconds * 1000;
+  }
+  return {
+    ...(numRecentEvents !== undefined ? { numRecentEvents } : {}),
+    ...(after !== undefined ? { after } : {}),
+  };
 }
 
 /** Events sent in ADK's shape, validated; ids and invocation ids filled in, times fresh so order holds. */
@@ -59,8 +101,33 @@ export function sessionRoutes(app: Hono, ctx: RouteContext): void {
     const appName = idParam(c, 'app');
     const userId = idParam(c, 'user');
     await ctx.apps.assertApp(appName);
-    const sessions = await allSessions(service(), appName, userId);
-    return c.json(sessions.filter((s) => !s.id.startsWith(EVAL_SESSION_PREFIX)).map(sessionToAdkJson));
+    const pageSize = intQuery(c, ['pageSize', 'page_size'], 1, MAX_PAGE_SIZE);
+    const pageToken = c.req.query('pageToken') ?? c.req.query('page_token');
+    const visible = (s: Session) => !s.id.startsWith(EVAL_SESSION_PREFIX);
+    if (pageSize === undefined && pageToken === undefined) {
+      // ADK's answer: the whole list as an array (its web UI reads this).
+      const sessions = await allSessions(service(), appName, userId);
+      return c.json(sessions.filter(visible).map(sessionToAdkJson));
+    }
+    if (pageToken === '') throw new ServerError('BAD_REQUEST', 'pageToken must not be empty');
+    let page: Awaited<ReturnType<SessionService['listSessions']>>;
+    try {
+      page = await service().listSessions({
+        appName,
+        userId,
+        pageSize: pageSize ?? DEFAULT_PAGE_SIZE,
+        ...(pageToken ? { pageToken } : {}),
+      });
+    } catch (error) {
+      // A token this store did not issue is the client's mistake, as a malformed query param.
+      if (pageToken && isAdkError(error, 'VALIDATION'))
+        throw new ServerError('BAD_REQUEST', `Invalid pageToken: ${pageToken}`, { cause: error });
+      throw error;
+    }
+    return c.json({
+      sessions: page.sessions.filter(visible).map(sessionToAdkJson),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    });
   });
 
   app.post('/apps/:app/users/:user/sessions', async (c) => {
@@ -90,7 +157,7 @@ export function sessionRoutes(app: Hono, ctx: RouteContext): void {
 
   app.get('/apps/:app/users/:user/sessions/:session', async (c) => {
     const key = await sessionKey(ctx, c);
-    const session = await service().getSession(key);
+    const session = await service().getSession({ ...key, ...getSessionConfig(c) });
     if (!session) throw new NotFoundError('Session not found');
     return c.json(sessionToAdkJson(session));
   });

@@ -26,7 +26,7 @@ const timeTravelSchemas = lazyZod((z) => {
 });
 
 /**
- * Time travel over a session's log (docs/architecture.md §5.4): rewind before an invocation (one
+ * Time travel over a session's log (docs/architecture.md §5.5): rewind before an invocation (one
  * appended event, answered in ADK's JSON shape) and fork into a new session. A session with a run
  * queued or running answers 409 unless the body asks to cancel it.
  */

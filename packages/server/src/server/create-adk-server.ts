@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   type ArtifactService,
   type BaseAgent,
@@ -15,6 +17,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { checkRequestOrigin, checkToken, originAllowed } from '../http/guard.js';
+import { LiveSockets } from '../live/live-sockets.js';
 import { A2aMounts, a2aRoutes } from '../routes/a2a.js';
 import { appRoutes } from '../routes/apps.js';
 import { artifactRoutes } from '../routes/artifacts.js';
@@ -75,6 +78,11 @@ export interface AdkServerOptions {
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
   /**
+   * `/run_live` pings each client this often (ms) and drops one that did not answer the previous
+   * ping, ending its run and model connection. Default 30 000.
+   */
+  liveHeartbeatMs?: number;
+  /**
    * Double-texting: a run started on a session that already has one queued or running waits for
    * it (`enqueue`, the default), fails with 409 (`reject`) or cancels it (`interrupt`). One value
    * for every app, or one per app name; a request's `multitaskStrategy` wins.
@@ -113,6 +121,11 @@ export interface AdkServer {
   close(): Promise<void>;
   /** Where sessions are stored (database URL with the password hidden, or the service's class). */
   readonly storage: string;
+  /**
+   * The WebSocket routes (`GET /run_live`): hand it the Node HTTP server's `upgrade` events
+   * (`listenAdkServer` does). Other paths are answered with a 404.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -309,9 +322,19 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (mounts) a2aRoutes(app, ctx, mounts);
   if (options.ui) uiRoutes(app, options.ui);
 
+  const live = new LiveSockets(ctx, {
+    allowedHosts,
+    allowedOrigins,
+    token,
+    maxPayload: bodyLimit,
+    heartbeatMs: options.liveHeartbeatMs ?? 30_000,
+  });
+
   const grace = options.shutdownGraceMs ?? 10_000;
   let closing: Promise<void> | undefined;
   const close = async () => {
+    // Live sessions last as long as the conversation: they are closed (1001), not waited for.
+    await live.close();
     worker?.stop();
     await runs.drain(grace);
     await mounts?.close();
@@ -327,6 +350,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   return {
     storage: stores.location,
     fetch: async (request) => app.fetch(request),
+    handleUpgrade: (request, socket, head) => live.handleUpgrade(request, socket, head),
     close: () => {
       closing ??= close();
       return closing;

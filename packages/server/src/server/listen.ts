@@ -23,6 +23,7 @@ export async function listenAdkServer(
 ): Promise<ListeningAdkServer> {
   const host = opts.host ?? '127.0.0.1';
   const http = createAdaptorServer({ fetch: (request) => server.fetch(request), hostname: host });
+  http.on('upgrade', (request, socket, head) => server.handleUpgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port ?? 8000, host, () => {

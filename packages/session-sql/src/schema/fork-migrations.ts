@@ -4,7 +4,7 @@ import { flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import type { Tables } from './tables.js';
 
 /**
- * Time travel (docs/architecture.md §5.4): a session keeps the session-scoped state it was created
+ * Time travel (docs/architecture.md §5.5): a session keeps the session-scoped state it was created
  * with (a rewind restores it) and where a fork came from. Both are null on older rows.
  */
 export function forkMigrations(family: SqlFamily, tables: Tables): Record<string, Migration> {

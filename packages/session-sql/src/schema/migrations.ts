@@ -6,6 +6,7 @@ import { forkMigrations } from './fork-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
+import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
   /** Table name prefix (default `adk_`). */
@@ -125,8 +126,10 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...storageMigrations(family, tables),
     // Encrypted tool credentials (0004_tool_credentials).
     ...credentialMigrations(family, tables),
-    // Run records (0005_runs).
+    // Run records (0005_runs); listed in name order, the order the migrator applies them.
     ...runMigrations(family, tables),
+    // Workflow event fields (0005_workflow_event_fields).
+    ...workflowEventMigrations(family, tables),
     // Initial state and fork origin of sessions (0006_session_fork).
     ...forkMigrations(family, tables),
   };

@@ -16,7 +16,7 @@ export function setTokenAsker(next: TokenAsker | undefined): void {
   asker = next;
 }
 
-function storedToken(): string | undefined {
+export function storedToken(): string | undefined {
   try {
     return sessionStorage.getItem(KEY) ?? undefined;
   } catch {

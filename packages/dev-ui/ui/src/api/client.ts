@@ -92,8 +92,11 @@ async function listApps(): Promise<string[]> {
 export const api = {
   listApps,
   listSessions: (app: string, user: string) => request<Session[]>(sessionsPath(app, user)),
-  getSession: (app: string, user: string, id: string) =>
-    request<Session>(`${sessionsPath(app, user)}/${enc(id)}`),
+  /** `numRecentEvents`: only the latest events (ADK's GetSessionConfig; older servers send all). */
+  getSession: (app: string, user: string, id: string, config: { numRecentEvents?: number } = {}) =>
+    request<Session>(
+      `${sessionsPath(app, user)}/${enc(id)}${config.numRecentEvents === undefined ? '' : `?numRecentEvents=${config.numRecentEvents}`}`,
+    ),
   createSession: (app: string, user: string, state?: JsonObject) =>
     request<Session>(sessionsPath(app, user), {
       method: 'POST',

@@ -50,6 +50,15 @@ export interface EventActions {
   endOfAgent?: boolean;
   /** Time travel: this event rewound the session to before that invocation. */
   rewindBeforeInvocationId?: string;
+  /** Workflows: the route a node took (a value or a list). */
+  route?: unknown;
+}
+
+/** Workflows: where an event comes from (`'wf@1/node@2'`) and which node runs it completes. */
+export interface NodeInfo {
+  path: string;
+  outputFor?: string[];
+  messageAsOutput?: boolean;
 }
 
 export interface AdkEvent {
@@ -68,6 +77,9 @@ export interface AdkEvent {
   usageMetadata?: UsageMetadata;
   longRunningToolIds?: string[];
   actions?: EventActions;
+  /** Workflows: a node's output (any JSON value). */
+  output?: unknown;
+  nodeInfo?: NodeInfo;
 }
 
 export interface Session {
@@ -98,7 +110,14 @@ export interface GraphNode {
   kind?: string;
 }
 
+export interface GraphEdge {
+  from: string;
+  to: string;
+  /** A workflow edge's route(s), shown on the edge. */
+  label?: string;
+}
+
 export interface Graph {
   nodes: GraphNode[];
-  edges: { from: string; to: string }[];
+  edges: GraphEdge[];
 }

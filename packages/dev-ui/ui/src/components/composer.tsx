@@ -27,8 +27,11 @@ export function Composer({
   running,
   onSend,
   onStop,
+  disabledHint,
 }: {
   disabled: boolean;
+  /** Says why the box is disabled, when not for the usual reason (no app picked). */
+  disabledHint?: string | undefined;
   running: boolean;
   onSend: (parts: Part[]) => void;
   onStop: () => void;
@@ -111,7 +114,9 @@ export function Composer({
           value={text}
           disabled={disabled}
           placeholder={
-            disabled ? 'Pick an app to start' : 'Message the agent — Enter sends, Shift+Enter for a new line'
+            disabled
+              ? (disabledHint ?? 'Pick an app to start')
+              : 'Message the agent — Enter sends, Shift+Enter for a new line'
           }
           onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
           onKeyDown={(e) => {

@@ -1,10 +1,12 @@
-import type { AdkEvent, Part } from '../api/types.js';
+import type { AdkEvent, JsonObject, Part } from '../api/types.js';
 import { isErrorResponse, REQUEST_CONFIRMATION } from '../lib/conversation.js';
 import { formatTime, previewJson } from '../lib/format.js';
 import { pure } from '../lib/pure.js';
+import { REQUEST_INPUT, topNodeOf } from '../lib/workflow.js';
 import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
+import { NodeOutput, RequestInputForm } from './request-input-form.js';
 import { TimeTravelActions, type TimeTravelHandlers } from './time-travel-actions.js';
 
 export interface EventViewProps {
@@ -21,6 +23,8 @@ export interface EventViewProps {
   timeTravel?: TimeTravelHandlers;
   /** Whether this is a final answer whose turn can be regenerated. */
   regenerable?: boolean;
+  /** Answers a workflow question (`adk_request_input`) with a function response. */
+  onAnswer?: (callId: string, name: string, response: JsonObject) => void;
 }
 
 function InlineData({ part }: { part: Part }) {
@@ -91,6 +95,15 @@ function Confirmation({
 
 function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: EventViewProps }) {
   if (part.functionCall) {
+    if (part.functionCall.name === REQUEST_INPUT)
+      return (
+        <RequestInputForm
+          call={part.functionCall}
+          pending={!!part.functionCall.id && props.pending.has(part.functionCall.id)}
+          running={props.running}
+          {...(props.onAnswer ? { onAnswer: props.onAnswer } : {})}
+        />
+      );
     if (part.functionCall.name === REQUEST_CONFIRMATION)
       return (
         <Confirmation
@@ -153,6 +166,11 @@ function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: 
   return null;
 }
 
+function nodeName(event: AdkEvent): { node?: string } {
+  const node = topNodeOf(event);
+  return node ? { node } : {};
+}
+
 function EventViewInner(props: EventViewProps) {
   const { event, selected, onSelect } = props;
   const isUser = event.author === 'user';
@@ -169,7 +187,9 @@ function EventViewInner(props: EventViewProps) {
     event.actions?.endOfAgent ? 'end of agent' : undefined,
     event.actions?.rewindBeforeInvocationId ? 'rewind' : undefined,
   ].filter((f): f is string => !!f);
-  const empty = parts.length === 0 && !event.errorCode && !event.errorMessage && !event.interrupted;
+  const showOutput = event.output !== undefined && !event.nodeInfo?.messageAsOutput;
+  const empty =
+    parts.length === 0 && !showOutput && !event.errorCode && !event.errorMessage && !event.interrupted;
   return (
     <article
       class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}${props.rewound ? ' rewound' : ''}`}
@@ -195,6 +215,7 @@ function EventViewInner(props: EventViewProps) {
         {parts.map((part, i) => (
           <PartView key={i} part={part} event={event} props={props} />
         ))}
+        {showOutput ? <NodeOutput output={event.output} {...nodeName(event)} /> : null}
         {event.errorCode || event.errorMessage ? (
           <div class="card error" role="alert">
             <strong>{event.errorCode ?? 'Error'}</strong>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { Session } from '../api/types.js';
 import { formatTime, shortId } from '../lib/format.js';
 import { TrashIcon } from './icons.js';
@@ -10,6 +11,8 @@ export function SessionList({
   onCreate,
   onDelete,
   disabled,
+  toolbar,
+  footer,
 }: {
   sessions: Session[];
   current?: string;
@@ -18,6 +21,10 @@ export function SessionList({
   onCreate: () => void;
   onDelete: (id: string) => void;
   disabled: boolean;
+  /** Above the list (the search box). */
+  toolbar?: ComponentChildren;
+  /** Below the list (the pager). */
+  footer?: ComponentChildren;
 }) {
   const sorted = [...sessions].sort((a, b) => (b.lastUpdateTime ?? 0) - (a.lastUpdateTime ?? 0));
   return (
@@ -28,8 +35,9 @@ export function SessionList({
           + New
         </button>
       </div>
-      {loading ? <p class="muted pad">Loading…</p> : null}
-      {!loading && sorted.length === 0 ? (
+      {toolbar}
+      {loading && sorted.length === 0 ? <p class="muted pad">Loading…</p> : null}
+      {!loading && sorted.length === 0 && !toolbar ? (
         <p class="muted pad">
           {disabled ? 'No app selected.' : 'No sessions yet. Send a message to start one.'}
         </p>
@@ -65,6 +73,7 @@ export function SessionList({
           </li>
         ))}
       </ul>
+      {footer}
     </nav>
   );
 }

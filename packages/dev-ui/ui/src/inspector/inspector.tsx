@@ -2,6 +2,9 @@ import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
 import { EvalTab } from '../eval/eval-tab.js';
 import { pure } from '../lib/pure.js';
+import { workflowStatus } from '../lib/workflow.js';
+import type { RunRecord } from '../runs/runs-api.js';
+import { RunsTab } from '../runs/runs-tab.js';
 import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
@@ -10,7 +13,17 @@ import { StateTab } from './state-tab.js';
 import { TraceTab } from './trace-tab.js';
 import { UsageTab } from './usage-tab.js';
 
-export const TABS = ['event', 'state', 'model', 'usage', 'artifacts', 'trace', 'graph', 'eval'] as const;
+export const TABS = [
+  'event',
+  'state',
+  'model',
+  'usage',
+  'artifacts',
+  'trace',
+  'graph',
+  'eval',
+  'runs',
+] as const;
 export type Tab = (typeof TABS)[number];
 const LABELS: Record<Tab, string> = {
   event: 'Event',
@@ -21,6 +34,7 @@ const LABELS: Record<Tab, string> = {
   trace: 'Trace',
   graph: 'Graph',
   eval: 'Eval',
+  runs: 'Runs',
 };
 
 function InspectorInner({
@@ -35,6 +49,8 @@ function InspectorInner({
   refreshKey,
   appVersion = 0,
   onSelect,
+  attachedRun,
+  onReattach,
 }: {
   tab: Tab;
   onTab: (t: Tab) => void;
@@ -48,6 +64,8 @@ function InspectorInner({
   /** Changes when the app was reloaded (`adk web` hot reload): the graph is fetched again. */
   appVersion?: number;
   onSelect: (id: string) => void;
+  attachedRun?: string;
+  onReattach?: (run: RunRecord) => void;
 }) {
   const tabs = useRef<HTMLDivElement>(null);
   const authors = new Set(events.slice(-1).map((e) => e.author));
@@ -95,8 +113,18 @@ function InspectorInner({
           />
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
-        {tab === 'graph' ? <GraphTab key={appVersion} app={app} active={authors} /> : null}
+        {tab === 'graph' ? (
+          <GraphTab key={appVersion} app={app} active={authors} status={workflowStatus(events)} />
+        ) : null}
         {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
+        {tab === 'runs' ? (
+          <RunsTab
+            target={app && session ? { app, user, session } : undefined}
+            refreshKey={refreshKey}
+            {...(attachedRun ? { attachedRun } : {})}
+            {...(onReattach ? { onReattach } : {})}
+          />
+        ) : null}
       </div>
     </aside>
   );

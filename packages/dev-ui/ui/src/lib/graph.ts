@@ -29,7 +29,12 @@ export function toGraph(raw: unknown): Graph | undefined {
     const edges = Array.isArray(o.edges)
       ? o.edges.map((e) => {
           const edge = e as Record<string, unknown>;
-          return { from: String(edge.from ?? edge.source ?? ''), to: String(edge.to ?? edge.target ?? '') };
+          const label = routeLabel(edge.route);
+          return {
+            from: String(edge.from ?? edge.source ?? ''),
+            to: String(edge.to ?? edge.target ?? ''),
+            ...(label ? { label } : {}),
+          };
         })
       : [];
     return { nodes, edges };
@@ -41,6 +46,13 @@ export function toGraph(raw: unknown): Graph | undefined {
     return graph;
   }
   return undefined;
+}
+
+/** A workflow edge's route as text: a value, `a | b` for a list, `default` for DEFAULT_ROUTE. */
+export function routeLabel(route: unknown): string | undefined {
+  if (route === undefined || route === null) return undefined;
+  if (Array.isArray(route)) return route.map((r) => routeLabel(r) ?? '').join(' | ');
+  return route === '__DEFAULT__' ? 'default' : String(route);
 }
 
 function walkTree(agent: Record<string, unknown>, parent: string | undefined, graph: Graph): void {
@@ -129,6 +141,12 @@ export function layout(graph: Graph): {
     }
   }
   for (const n of graph.nodes) if (!depth.has(n.id)) depth.set(n.id, 0);
+  // A workflow's END goes below everything, whichever terminal node reaches it first.
+  const deepest = Math.max(
+    0,
+    ...graph.nodes.filter((n) => n.kind !== 'end').map((n) => depth.get(n.id) ?? 0),
+  );
+  for (const n of graph.nodes) if (n.kind === 'end') depth.set(n.id, deepest + 1);
   const layers = new Map<number, string[]>();
   for (const n of graph.nodes) {
     const d = depth.get(n.id) ?? 0;

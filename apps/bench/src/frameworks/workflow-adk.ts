@@ -1,0 +1,41 @@
+import { InMemorySessionService, JoinNode, type NodeContext, Runner, START, Workflow } from '@adk/core';
+import { type WorkflowCounters, type WorkflowDriver, workflowFunctions } from './workflow-graph.js';
+
+/** The bench workflow on ADK for TypeScript's `Workflow` (in-memory sessions). */
+export function createAdkWorkflowDriver(): WorkflowDriver {
+  const counters: WorkflowCounters = { nodeRuns: 0, lastOutput: undefined };
+  const f = workflowFunctions(counters);
+  type Fn = (ctx: NodeContext, input: unknown) => unknown;
+  const workflow = new Workflow({
+    name: 'bench_workflow',
+    edges: [
+      START,
+      f.prepare as Fn,
+      f.branches as Fn[],
+      new JoinNode('join'),
+      f.merge as Fn,
+      f.check as unknown as Fn,
+      { ok: f.finish as Fn },
+    ],
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'bench', agent: workflow, sessionService });
+  return {
+    counters,
+    async openSession(sessionId) {
+      await sessionService.createSession({ appName: 'bench', userId: 'u', sessionId });
+      return async (text) => {
+        let output: unknown;
+        for await (const event of runner.run({
+          userId: 'u',
+          sessionId,
+          newMessage: { role: 'user', parts: [{ text }] },
+        })) {
+          if (event.errorCode) throw new Error(`ADK error event: ${event.errorCode} ${event.errorMessage}`);
+          if (event.output !== undefined) output = event.output;
+        }
+        return output;
+      };
+    },
+  };
+}

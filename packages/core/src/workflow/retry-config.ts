@@ -1,0 +1,77 @@
+/** An error class usable in `RetryConfig.exceptions` (matched by its name). */
+export type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** When and how often a failing node runs again (ADK's defaults; delays in seconds). */
+export interface RetryConfig {
+  /** Attempts in all, the first included (default 5; 0 or 1: no retry). */
+  maxAttempts?: number;
+  /** Delay before the first retry, in seconds (default 1). */
+  initialDelay?: number;
+  /** Longest delay, in seconds (default 60). */
+  maxDelay?: number;
+  /** Each delay is the previous one times this (default 2). */
+  backoffFactor?: number;
+  /** Random share added to each delay: 0 (none) to 1 (up to double; the default). */
+  jitter?: number;
+  /** Errors worth retrying, by class or class name (default: every error). */
+  exceptions?: Array<string | ErrorClass> | null;
+}
+
+export interface PreparedRetry {
+  maxAttempts: number;
+  initialDelay: number;
+  maxDelay: number;
+  backoffFactor: number;
+  jitter: number;
+  exceptions: Set<string> | undefined;
+}
+
+export function prepareRetry(config: RetryConfig | undefined): PreparedRetry {
+  if (!config) {
+    return {
+      maxAttempts: 1,
+      initialDelay: 1,
+      maxDelay: 60,
+      backoffFactor: 2,
+      jitter: 1,
+      exceptions: undefined,
+    };
+  }
+  return {
+    maxAttempts: Math.max(1, config.maxAttempts ?? 5),
+    initialDelay: config.initialDelay ?? 1,
+    maxDelay: config.maxDelay ?? 60,
+    backoffFactor: config.backoffFactor ?? 2,
+    jitter: config.jitter ?? 1,
+    exceptions: config.exceptions
+      ? new Set(config.exceptions.map((e) => (typeof e === 'string' ? e : e.name)))
+      : undefined,
+  };
+}
+
+/** Whether the error's class (or a parent class) is one the config retries. */
+export function isRetryable(retry: PreparedRetry, error: unknown): boolean {
+  if (!retry.exceptions) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  for (
+    let proto = Object.getPrototypeOf(error);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    const name = (proto.constructor as { name?: string } | undefined)?.name;
+    if (name && retry.exceptions.has(name)) return true;
+  }
+  const own = (error as { name?: unknown }).name;
+  return typeof own === 'string' && retry.exceptions.has(own);
+}
+
+/** Milliseconds to wait before attempt `attempt + 1` (attempt counts from 1). */
+export function retryDelayMs(
+  retry: PreparedRetry,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
+  const base = Math.min(retry.initialDelay * retry.backoffFactor ** (attempt - 1), retry.maxDelay);
+  const withJitter = base * (1 + retry.jitter * random());
+  return Math.min(withJitter, retry.maxDelay) * 1000;
+}
