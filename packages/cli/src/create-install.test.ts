@@ -43,6 +43,7 @@ describe('adk create from a checkout', () => {
       '@adk/dev-ui': expect.stringMatching(/^file:vendor\/adk\/adk-dev-ui-/),
       '@adk/eval': expect.stringMatching(/^file:vendor\/adk\/adk-eval-/),
       '@adk/mcp': expect.stringMatching(/^file:vendor\/adk\/adk-mcp-/),
+      '@adk/config': expect.stringMatching(/^file:vendor\/adk\/adk-config-/),
     });
     for (const [, spec] of adk) expect(existsSync(join(dir, spec.slice('file:'.length)))).toBe(true);
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');

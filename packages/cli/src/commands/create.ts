@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { findCheckout, packageClosure, packPackages } from '../create/checkout.js';
+import { configScaffoldFiles } from '../create/config-template.js';
 import { type LocalPackages, scaffoldFiles } from '../create/templates.js';
 import { CliUsageError } from '../errors.js';
 import type { CommandModule } from './command.js';
@@ -17,6 +18,8 @@ export interface CreateOptions {
   packages?: PackagesOption;
   /** The `@adk/cli` package folder whose checkout is used (default: the running CLI's). */
   cliDir?: string;
+  /** `code` (agent.ts, the default) or `config` (root_agent.yaml, ADK's Agent Config). */
+  type?: string;
 }
 
 export interface CreatedProject {
@@ -31,10 +34,18 @@ export const VENDOR_FOLDER = 'vendor/adk';
 
 /**
  * What the scaffold installs from `@adk/*`: the CLI with its peers, optional ones included (the web
- * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp), so every command works and npm never asks the
+ * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config and its @adk/openapi), so every command works and npm never asks the
  * registry for an `@adk/*` name (it looks optional peers up too).
  */
-const WANTED = ['@adk/core', '@adk/cli', '@adk/dev-ui', '@adk/eval', '@adk/mcp'];
+const WANTED = [
+  '@adk/core',
+  '@adk/cli',
+  '@adk/dev-ui',
+  '@adk/eval',
+  '@adk/mcp',
+  '@adk/config',
+  '@adk/openapi',
+];
 
 function versionOf(spec: string, fallback: string): string {
   try {
@@ -58,6 +69,13 @@ export async function createProject(target: string, options: CreateOptions): Pro
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new CliUsageError(`${dir} already exists and is not empty`);
   }
+  // adk-python spells the types in capitals too (`--type=CONFIG`).
+  const type = (options.type ?? 'code').toLowerCase();
+  if (type !== 'code' && type !== 'config') {
+    throw new CliUsageError(
+      `Invalid --type "${options.type}": use code (agent.ts) or config (root_agent.yaml)`,
+    );
+  }
   const mode = options.packages ?? 'auto';
   const checkout = mode === 'registry' ? undefined : findCheckout(options.cliDir);
   if (mode === 'checkout' && !checkout) {
@@ -80,7 +98,7 @@ export async function createProject(target: string, options: CreateOptions): Pro
       };
     }
     const range = versionOf('@adk/cli/package.json', '^0.1.0');
-    const files = scaffoldFiles({
+    const files = (type === 'config' ? configScaffoldFiles : scaffoldFiles)({
       name,
       agentName,
       model: options.model,
@@ -105,6 +123,7 @@ export const createCommand: CommandModule = (program: Command) => {
     .description('scaffold a new agent project (package.json, tsconfig.json, agent.ts, .env.example, README)')
     .argument('<name>', 'project folder to create')
     .option('--model <model>', 'the model the agent names', 'gemini-2.5-flash')
+    .option('--type <type>', "code (agent.ts) or config (root_agent.yaml, ADK's Agent Config)", 'code')
     .addOption(
       new Option('--packages <source>', 'where the project gets its @adk/* packages (see below)')
         .choices(['auto', 'checkout', 'registry'])

@@ -7,6 +7,7 @@ import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { watchApps } from '../loader/app-watcher.js';
 import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model.js';
+import { builderRoutes } from './builder-routes.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
 import { reloadRoutes } from './reload-route.js';
@@ -98,7 +99,12 @@ export async function serve(
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
-    routes: [...reloadRoutes(loader, reload), ...(await evalServerRoutes(agentsDir, loader))],
+    // The YAML builder edits files on disk, so only the web UI's server offers it (as adk web does).
+    routes: [
+      ...reloadRoutes(loader, reload),
+      ...(ui ? [builderRoutes(agentsDir, loader)] : []),
+      ...(await evalServerRoutes(agentsDir, loader)),
+    ],
     ...(options.logRequests ? { logRequests: true } : {}),
   });
   let listening: Awaited<ReturnType<typeof listenAdkServer>>;

@@ -2,12 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BaseAgent, describeError } from '@adk/core';
 import { AgentLoadError } from '../errors.js';
+import { CONFIG_ENTRY_FILE, isConfigEntry, loadConfigAgent } from './config-app.js';
 import { EnvFiles } from './env-files.js';
 import { describeLoadFailure } from './load-failure.js';
 import { enableReloadableImports, moduleUrl } from './reload-hooks.js';
 import { enableTypeScript } from './typescript.js';
 
-/** The file names tried, in order, in an app folder (before its package.json). */
+/** The file names tried, in order, in an app folder (before its package.json); code before YAML. */
 export const ENTRY_FILES = [
   'agent.ts',
   'agent.mts',
@@ -17,6 +18,7 @@ export const ENTRY_FILES = [
   'index.mts',
   'index.js',
   'index.mjs',
+  CONFIG_ENTRY_FILE,
 ];
 
 /** The exports tried, in order: ADK's convention, then a default export. */
@@ -87,6 +89,7 @@ export function isEsModule(file: string): boolean {
  * fresh copy of the module and of the files it imports from its folder (see `enableReloadableImports`).
  */
 export async function loadAgentModule(file: string, options: { version?: number } = {}): Promise<BaseAgent> {
+  if (isConfigEntry(file)) return loadConfigAgent(file, options.version);
   if (file.endsWith('package.json')) {
     throw new AgentLoadError(`Could not read the entry point from ${file}`, { details: { file } });
   }
@@ -143,7 +146,7 @@ export interface AppReloadState {
 }
 
 /**
- * Apps from a folder: each subfolder with an `agent.ts` (or `index.ts`, or a package.json entry)
+ * Apps from a folder: each subfolder with an `agent.ts` (or `index.ts`, a `root_agent.yaml`, or a package.json entry)
  * that exports `rootAgent` is an app named after the folder. A folder that is itself an agent is a
  * single app. Modules are loaded on first use and cached; a failed load is retried next time.
  * Implements `AdkAppLoader` of `@adk/server`.
@@ -201,11 +204,16 @@ export class AppLoader {
     const entry = findEntry(folder);
     if (!entry) {
       throw new AgentLoadError(
-        `No agent module for app "${name}": expected ${join(folder, 'agent.ts')} (or index.ts, or a package.json entry)`,
+        `No agent module for app "${name}": expected ${join(folder, 'agent.ts')} (or index.ts, root_agent.yaml, or a package.json entry)`,
         { details: { app: name, folder } },
       );
     }
     return entry;
+  }
+
+  /** `yaml` for an app written as a root_agent.yaml, `typescript` for code (`list-apps?detailed=true`). */
+  language(name: string): 'yaml' | 'typescript' {
+    return isConfigEntry(this.entryOf(name)) ? 'yaml' : 'typescript';
   }
 
   load(name: string): Promise<BaseAgent> {
@@ -269,7 +277,8 @@ export class AppLoader {
       const entry = this.entryOf(name);
       if (this.loadEnv && !this.isSingleApp) this.env.apply(this.folderOf(name));
       // Node caches CommonJS modules by path, where a query string cannot make a fresh copy.
-      const esm = isEsModule(entry);
+      // A root_agent.yaml is read afresh on every load; the modules it names load as ES modules.
+      const esm = isConfigEntry(entry) || isEsModule(entry);
       if (isReload && !esm) {
         throw new AgentLoadError(
           `${entry} is a CommonJS module: hot reload needs an ES module app ("type": "module" in its package.json, or .mts). Restart adk to load the change.`,

@@ -205,7 +205,9 @@ async function* callModel(
       } catch (error) {
         // The vendor is busy (429/503, even mid-stream): wait as asked within the run's budget,
         // and record it, instead of failing the run.
-        const delay = ctx.signal.aborted ? undefined : modelRetryDelay(ctx, error, attempt);
+        // An on-model-error handler (a fallback plugin, a callback) owns retries when there is one.
+        const owned = hooks.onModelError.length > 0 || ctx.pluginManager.implements('onModelError');
+        const delay = ctx.signal.aborted || owned ? undefined : modelRetryDelay(ctx, error, attempt);
         if (delay === undefined) throw error;
         final = undefined;
         yield modelRetryEvent(ctx, error, attempt, delay);

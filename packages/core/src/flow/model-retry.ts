@@ -3,7 +3,11 @@ import { CancelledError } from '../errors/errors.js';
 import { createEvent, type Event } from '../events/event.js';
 import { isApiCallError } from '../http/api-call-error.js';
 
-/** How a run retries a model call the vendor refused for now (429 / 503), on top of the HTTP layer's retries. */
+/**
+ * How a run retries a model call the vendor refused for now (429 / 503), on top of the HTTP
+ * layer's retries. Not used when an on-model-error plugin or callback is registered: that handler
+ * (e.g. a fallback plugin) decides.
+ */
 export interface ModelRetryConfig {
   /** Attempts of one model call in all (default 3; 1 turns this off). */
   maxAttempts?: number;

@@ -70,6 +70,11 @@ export class PluginManager {
     return this.plugins.length === 0;
   }
 
+  /** Whether any plugin implements `hook`. */
+  implements(hook: HookName): boolean {
+    return this.plugins.some((p) => typeof (p as unknown as Record<string, unknown>)[hook] === 'function');
+  }
+
   /** Calls every plugin's init once. */
   init(): Promise<void> {
     this.initialized ??= (async () => {

@@ -4,12 +4,12 @@ import { agentGraph } from '../graph/agent-graph.js';
 import { errorLine } from '../server/logger.js';
 import { idParam, type RouteContext } from './context.js';
 
-function appSummary(name: string, agent: BaseAgent) {
+function appSummary(name: string, agent: BaseAgent, language: string) {
   return {
     name,
     rootAgentName: agent.name,
     description: agent.description,
-    language: 'typescript',
+    language,
     isComputerUse: false,
   };
 }
@@ -23,7 +23,7 @@ export function appRoutes(app: Hono, ctx: RouteContext): void {
     const apps = [];
     for (const name of names) {
       try {
-        apps.push(appSummary(name, await ctx.apps.agent(name)));
+        apps.push(appSummary(name, await ctx.apps.agent(name), await ctx.apps.language(name)));
       } catch (error) {
         ctx.logger.warn(errorLine(`App ${name} is left out of /list-apps`, error));
       }
@@ -36,6 +36,10 @@ export function appRoutes(app: Hono, ctx: RouteContext): void {
     const agent = await ctx.apps.agent(name);
     const agents: Record<string, { name: string; description: string }> = {};
     for (const a of agent.descendantsAndSelf()) agents[a.name] = { name: a.name, description: a.description };
-    return c.json({ ...appSummary(name, agent), agents, graph: agentGraph(agent) });
+    return c.json({
+      ...appSummary(name, agent, await ctx.apps.language(name)),
+      agents,
+      graph: agentGraph(agent),
+    });
   });
 }

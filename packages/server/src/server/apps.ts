@@ -7,6 +7,8 @@ export interface AdkAppLoader {
   list(): Promise<string[]>;
   /** Loads one app's root agent. Failures are AdkErrors that name the file. */
   load(name: string): Promise<BaseAgent>;
+  /** What the app is written in, for `list-apps?detailed=true` (`yaml` for Agent Config apps; default `typescript`). */
+  language?(name: string): string | Promise<string>;
   /**
    * Optional, for loaders that reload apps whose files changed (`adk web --reload`): a number that
    * changes each time `load(name)` would answer a new agent. The registry builds a new runner for
@@ -53,6 +55,13 @@ export class AppRegistry {
   /** Throws NotFoundError for a name that is not an app. */
   async assertApp(name: string): Promise<void> {
     if (!(await this.has(name))) throw new NotFoundError(`App not found: ${name}`);
+  }
+
+  /** `yaml` for an app built from a root_agent.yaml, otherwise `typescript`. */
+  async language(name: string): Promise<string> {
+    if (this.fixed) return 'typescript';
+    const loader = this.apps as AdkAppLoader;
+    return (await loader.language?.(name)) ?? 'typescript';
   }
 
   async agent(name: string): Promise<BaseAgent> {

@@ -126,11 +126,12 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...storageMigrations(family, tables),
     // Encrypted tool credentials (0004_tool_credentials).
     ...credentialMigrations(family, tables),
-    // Run records (0005_runs); listed in name order, the order the migrator applies them.
-    ...runMigrations(family, tables),
     // Workflow event fields (0005_workflow_event_fields).
     ...workflowEventMigrations(family, tables),
-    // Initial state and fork origin of sessions (0006_session_fork).
+    // Run records (0006_runs).
+    ...runMigrations(family, tables),
+    // Initial state and fork origin of sessions (0006_session_fork); listed in name order, the
+    // order the migrator applies them.
     ...forkMigrations(family, tables),
   };
 }

@@ -13,7 +13,7 @@ export function runMigrations(family: SqlFamily, tables: Tables): Record<string,
   const f = flavorOf(family);
   const table = runTableFor(tables);
   return {
-    '0005_runs': {
+    '0006_runs': {
       // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
       async up(db: Kysely<any>): Promise<void> {
         await db.schema

@@ -1,0 +1,434 @@
+// The Agent Config schema as JSON Schema (draft 2020-12). This object is the single definition:
+// the loader validates against it and `AgentConfig.json` is written from it
+// (`pnpm --filter @adk/config schema`). Names of `$defs` and fields follow adk-python's
+// `AgentConfig.json` so a file written for one validates against the other.
+// Self-contained on purpose (no imports): the writer script loads it with plain Node.
+
+type Json = Record<string, unknown>;
+
+const nullable = (schema: Json): Json => {
+  const type = schema.type;
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+};
+const ref = (name: string): Json => ({ $ref: `#/$defs/${name}` });
+const listOf = (name: string, description: string): Json => ({
+  type: ['array', 'null'],
+  items: ref(name),
+  default: null,
+  description,
+});
+
+const codeRefDescription = (field: string) =>
+  `Optional. ${field}: code references (\`name\` is a dotted name: \`my_app.callbacks.check\` is the export \`check\` of \`my_app/callbacks.ts\`, or a name given to registerConfigReferences).`;
+
+const baseAgentProperties: Json = {
+  agent_class: {
+    type: 'string',
+    default: 'BaseAgent',
+    description:
+      'Required. The class of the agent: LlmAgent (the default), SequentialAgent, ParallelAgent, LoopAgent, or the dotted name of a custom class.',
+    title: 'Agent Class',
+  },
+  name: { type: 'string', description: 'Required. The name of the agent.', title: 'Name' },
+  description: {
+    type: 'string',
+    default: '',
+    description: 'Optional. The description of the agent.',
+    title: 'Description',
+  },
+  sub_agents: listOf('AgentRefConfig', 'Optional. The sub-agents of the agent.'),
+  before_agent_callbacks: listOf('CodeConfig', codeRefDescription('before_agent_callbacks')),
+  after_agent_callbacks: listOf('CodeConfig', codeRefDescription('after_agent_callbacks')),
+};
+
+const agentClass = (name: string, description: string): Json => ({
+  type: 'string',
+  default: name,
+  description,
+  title: 'Agent Class',
+});
+
+const generateContentConfig: Json = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'Optional. LlmAgent.generate_content_config. Keys in camelCase (as in the Gemini API) or snake_case.',
+  properties: Object.fromEntries(
+    (
+      [
+        ['temperature', { type: 'number' }],
+        ['topP', { type: 'number' }],
+        ['topK', { type: 'number' }],
+        ['maxOutputTokens', { type: 'integer', minimum: 1 }],
+        ['stopSequences', { type: 'array', items: { type: 'string' } }],
+        ['presencePenalty', { type: 'number' }],
+        ['frequencyPenalty', { type: 'number' }],
+        ['seed', { type: 'integer' }],
+        ['responseMimeType', { type: 'string' }],
+        ['responseSchema', { type: 'object' }],
+        ['responseJsonSchema', { type: 'object' }],
+        [
+          'thinkingConfig',
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              includeThoughts: { type: 'boolean' },
+              include_thoughts: { type: 'boolean' },
+              thinkingBudget: { type: 'integer' },
+              thinking_budget: { type: 'integer' },
+              thinkingLevel: {
+                enum: ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH', 'minimal', 'low', 'medium', 'high'],
+              },
+              thinking_level: {
+                enum: ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH', 'minimal', 'low', 'medium', 'high'],
+              },
+            },
+          },
+        ],
+        ['labels', { type: 'object', additionalProperties: { type: 'string' } }],
+        ['safetySettings', { type: 'array', items: { type: 'object' } }],
+      ] as [string, Json][]
+    ).flatMap(([camel, schema]) => {
+      const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      return snake === camel
+        ? [[camel, nullable(schema)]]
+        : [
+            [camel, nullable(schema)],
+            [snake, nullable(schema)],
+          ];
+    }),
+  ),
+};
+
+const content: Json = {
+  type: 'object',
+  description: 'A content: `role` and `parts` (each part a `text`, `inline_data`, ...).',
+  required: ['parts'],
+  properties: {
+    role: { type: 'string' },
+    parts: { type: 'array', items: { type: 'object' } },
+  },
+};
+
+const mcpStdioParams: Json = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['command'],
+  properties: {
+    command: { type: 'string' },
+    args: { type: 'array', items: { type: 'string' } },
+    env: nullable({ type: 'object', additionalProperties: { type: 'string' } }),
+    cwd: nullable({ type: 'string' }),
+  },
+};
+
+const mcpHttpParams: Json = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string' },
+    headers: nullable({ type: 'object', additionalProperties: { type: 'string' } }),
+    timeout: nullable({ type: 'number', exclusiveMinimum: 0 }),
+    sse_read_timeout: nullable({ type: 'number', exclusiveMinimum: 0 }),
+    terminate_on_close: nullable({ type: 'boolean' }),
+  },
+};
+
+// Where the published file can be fetched once the package is on npm (editors may use it as $schema).
+export const AGENT_CONFIG_SCHEMA_ID = 'https://unpkg.com/@adk/config/AgentConfig.json';
+
+/** The JSON Schema of a `root_agent.yaml` (and of every agent file it references). */
+export const agentConfigJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: AGENT_CONFIG_SCHEMA_ID,
+  title: 'AgentConfig',
+  description: 'The config for the YAML schema to create an agent.',
+  anyOf: [
+    ref('LlmAgentConfig'),
+    ref('LoopAgentConfig'),
+    ref('ParallelAgentConfig'),
+    ref('SequentialAgentConfig'),
+    ref('WorkflowConfig'),
+    ref('BaseAgentConfig'),
+  ],
+  $defs: {
+    ArgumentConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: "An argument passed to a function or a class's constructor.",
+      properties: { name: nullable({ type: 'string' }), value: { title: 'Value' } },
+      required: ['value'],
+      title: 'ArgumentConfig',
+    },
+    CodeConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'A reference to code: `name` is a dotted name (the last segment is the export, the rest the module path under the agents folder) or a registered name; with `args`, the export is called with them.',
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        args: listOf('ArgumentConfig', 'Optional. Arguments the export is called with.'),
+      },
+      required: ['name'],
+      title: 'CodeConfig',
+    },
+    AgentRefConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'A reference to another agent: `config_path` (a YAML file, relative to this one, inside the app folder) or `code` (a dotted name of an agent instance).',
+      properties: {
+        config_path: { type: ['string', 'null'], default: null, title: 'Config Path' },
+        code: { type: ['string', 'null'], default: null, title: 'Code' },
+      },
+      title: 'AgentRefConfig',
+    },
+    ToolArgsConfig: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'The arguments of a tool: passed to its class or factory.',
+      title: 'ToolArgsConfig',
+    },
+    ToolConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'A tool: a built-in by its bare name (google_search, url_context, google_maps_grounding, exit_loop, load_memory, preload_memory, load_artifacts, AgentTool, LongRunningFunctionTool, ExampleTool, McpToolset, OpenAPIToolset) or a dotted name of a tool, toolset, tool class or tool factory.',
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        args: nullable(ref('ToolArgsConfig')),
+      },
+      required: ['name'],
+      title: 'ToolConfig',
+    },
+    AgentToolConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The args of AgentTool.',
+      properties: {
+        agent: { anyOf: [ref('AgentRefConfig'), { type: 'string' }] },
+        skip_summarization: { type: 'boolean', default: false },
+      },
+      required: ['agent'],
+      title: 'AgentToolConfig',
+    },
+    LongRunningFunctionToolConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The args of LongRunningFunctionTool: `func` names a FunctionTool (or any tool).',
+      properties: { func: { anyOf: [{ type: 'string' }, ref('CodeConfig')] } },
+      required: ['func'],
+      title: 'LongRunningFunctionToolConfig',
+    },
+    ExampleToolConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The args of ExampleTool: the examples, or a dotted name of a list of them.',
+      properties: {
+        examples: {
+          anyOf: [
+            { type: 'string' },
+            {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['input'],
+                properties: { input: content, output: { type: 'array', items: content } },
+              },
+            },
+          ],
+        },
+      },
+      required: ['examples'],
+      title: 'ExampleToolConfig',
+    },
+    McpToolsetConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'The args of McpToolset: exactly one of the connection params, and optionally a tool_filter and tool_name_prefix.',
+      properties: {
+        stdio_server_params: nullable(mcpStdioParams),
+        stdio_connection_params: nullable({
+          type: 'object',
+          additionalProperties: false,
+          required: ['server_params'],
+          properties: {
+            server_params: mcpStdioParams,
+            timeout: nullable({ type: 'number', exclusiveMinimum: 0 }),
+          },
+        }),
+        sse_connection_params: nullable(mcpHttpParams),
+        streamable_http_connection_params: nullable(mcpHttpParams),
+        tool_filter: nullable({ type: 'array', items: { type: 'string' } }),
+        tool_name_prefix: nullable({ type: 'string' }),
+        require_confirmation: nullable({ type: 'boolean' }),
+      },
+      title: 'McpToolsetConfig',
+    },
+    OpenAPIToolsetConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'The args of OpenAPIToolset: the document as text (spec_str, spec_str_type), as a file beside the YAML (spec_path), or by URL (spec_url).',
+      properties: {
+        spec_str: nullable({ type: 'string' }),
+        spec_str_type: nullable({ enum: ['json', 'yaml'] }),
+        spec_path: nullable({ type: 'string' }),
+        spec_url: nullable({ type: 'string' }),
+        base_url: nullable({ type: 'string' }),
+        tool_filter: nullable({ type: 'array', items: { type: 'string' } }),
+        tool_name_prefix: nullable({ type: 'string' }),
+        headers: nullable({ type: 'object', additionalProperties: { type: 'string' } }),
+      },
+      title: 'OpenAPIToolsetConfig',
+    },
+    WorkflowConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'The config of a Workflow (a graph of nodes). A node is START, an agent YAML file (relative to this one), or a dotted name of a function, agent, tool or node.',
+      properties: {
+        agent_class: agentClass('Workflow', 'Workflow.'),
+        name: baseAgentProperties.name,
+        description: baseAgentProperties.description,
+        before_agent_callbacks: baseAgentProperties.before_agent_callbacks,
+        after_agent_callbacks: baseAgentProperties.after_agent_callbacks,
+        max_concurrency: nullable({
+          type: 'integer',
+          minimum: 1,
+          description: 'Optional. How many nodes run at once.',
+        }),
+        edges: {
+          type: 'array',
+          description:
+            'Required. Chains (`[START, a, [b, c], { route: d, __DEFAULT__: e }]`) and explicit edges (`{ from_node, to_node, route }`).',
+          items: { anyOf: [{ type: 'array', items: ref('ChainElementConfig') }, ref('EdgeConfig')] },
+        },
+      },
+      required: ['name', 'edges'],
+      title: 'WorkflowConfig',
+    },
+    ChainElementConfig: {
+      description:
+        'A node (a string), a fan-out group (a list of nodes) or a routing map (route value → node or list of nodes; __DEFAULT__ for the rest).',
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', items: { type: 'string' } },
+        {
+          type: 'object',
+          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        },
+      ],
+      title: 'ChainElementConfig',
+    },
+    EdgeConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'One edge: from_node to to_node, taken when the route (a value or a list of values) matches.',
+      properties: {
+        from_node: { type: 'string' },
+        to_node: { type: 'string' },
+        route: {
+          anyOf: [
+            { type: ['string', 'number', 'boolean', 'null'] },
+            { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+          ],
+        },
+      },
+      required: ['from_node', 'to_node'],
+      title: 'EdgeConfig',
+    },
+    BaseAgentConfig: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'The fields every agent has. A custom agent class (agent_class is a dotted name) may take more.',
+      properties: baseAgentProperties,
+      required: ['name'],
+      title: 'BaseAgentConfig',
+    },
+    LlmAgentConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The config for the YAML schema of a LlmAgent.',
+      properties: {
+        ...baseAgentProperties,
+        agent_class: agentClass('LlmAgent', 'LlmAgent (the default when agent_class is absent).'),
+        model: nullable({
+          type: 'string',
+          description:
+            'Optional. LlmAgent.model: a model name (e.g. "gemini-2.5-flash"); inherited when absent.',
+        }),
+        model_code: nullable({
+          ...ref('CodeConfig'),
+          description:
+            'Optional. A code reference to a model instance (or a factory, with args). Not with `model`.',
+        }),
+        instruction: { type: 'string', description: 'Required. LlmAgent.instruction, with {placeholders}.' },
+        static_instruction: {
+          anyOf: [{ type: 'string' }, content, { type: 'null' }],
+          default: null,
+          description: 'Optional. LlmAgent.static_instruction: sent literally, before the instruction.',
+        },
+        disallow_transfer_to_parent: nullable({ type: 'boolean' }),
+        disallow_transfer_to_peers: nullable({ type: 'boolean' }),
+        input_schema: nullable({
+          ...ref('CodeConfig'),
+          description: 'Optional. A code reference to a zod schema.',
+        }),
+        output_schema: nullable({
+          ...ref('CodeConfig'),
+          description: 'Optional. A code reference to a zod schema.',
+        }),
+        output_key: nullable({ type: 'string', description: 'Optional. LlmAgent.output_key.' }),
+        include_contents: { enum: ['default', 'none'], default: 'default' },
+        tools: listOf('ToolConfig', 'Optional. LlmAgent.tools.'),
+        before_model_callbacks: listOf('CodeConfig', codeRefDescription('before_model_callbacks')),
+        after_model_callbacks: listOf('CodeConfig', codeRefDescription('after_model_callbacks')),
+        before_tool_callbacks: listOf('CodeConfig', codeRefDescription('before_tool_callbacks')),
+        after_tool_callbacks: listOf('CodeConfig', codeRefDescription('after_tool_callbacks')),
+        generate_content_config: nullable(generateContentConfig),
+      },
+      required: ['name', 'instruction'],
+      title: 'LlmAgentConfig',
+    },
+    LoopAgentConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The config for the YAML schema of a LoopAgent.',
+      properties: {
+        ...baseAgentProperties,
+        agent_class: agentClass('LoopAgent', 'LoopAgent.'),
+        max_iterations: nullable({
+          type: 'integer',
+          minimum: 1,
+          description: 'Optional. LoopAgent.max_iterations.',
+        }),
+      },
+      required: ['name'],
+      title: 'LoopAgentConfig',
+    },
+    ParallelAgentConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The config for the YAML schema of a ParallelAgent.',
+      properties: { ...baseAgentProperties, agent_class: agentClass('ParallelAgent', 'ParallelAgent.') },
+      required: ['name'],
+      title: 'ParallelAgentConfig',
+    },
+    SequentialAgentConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The config for the YAML schema of a SequentialAgent.',
+      properties: { ...baseAgentProperties, agent_class: agentClass('SequentialAgent', 'SequentialAgent.') },
+      required: ['name'],
+      title: 'SequentialAgentConfig',
+    },
+  },
+} as const;
