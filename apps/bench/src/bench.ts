@@ -17,6 +17,7 @@ import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
+import { timeTravel } from './scenarios/time-travel.js';
 import { workflowScenario } from './scenarios/workflow.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
@@ -34,6 +35,7 @@ export const scenarios: Scenario[] = [
   liveScenario,
   runsAtScale,
   workflowScenario,
+  timeTravel,
 ];
 
 export interface BenchOptions {

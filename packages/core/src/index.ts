@@ -37,6 +37,7 @@ export * from './plugins/plugin-manager.js';
 export * from './runner/facade.js';
 export * from './runner/in-memory-runner.js';
 export * from './runner/runner.js';
+export * from './runner/time-travel.js';
 export * from './runs/in-memory-run-store.js';
 export { INTERRUPTED_CALL_ERROR } from './runs/recovery.js';
 export {
@@ -51,6 +52,8 @@ export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';
 export * from './sessions/state.js';
+export * from './sessions/time-travel.js';
+export * from './sessions/visible-events.js';
 export { GenAi, type TraceContext } from './telemetry/tracing.js';
 export * from './tools/agent-tool.js';
 export * from './tools/base-tool.js';

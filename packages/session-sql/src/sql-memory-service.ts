@@ -10,6 +10,7 @@ import {
   type SearchMemoryResult,
   type Session,
   ValidationError,
+  visibleEvents,
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
 import { type KyselyFromUrlOptions, kyselyFromUrl, splitConnectionOptions } from './connect.js';
@@ -110,7 +111,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     const candidates: { id: string; content: Content; author: string; timestamp: number; text: string }[] =
       [];
     const seen = new Set<string>();
-    for (const event of session.events) {
+    for (const event of visibleEvents(session.events)) {
       if (!event.content || seen.has(event.id)) continue;
       const text = contentText(event.content);
       if (!text.trim()) continue;

@@ -4,6 +4,7 @@ import {
   ConfigError,
   type CreateSessionParams,
   type Event,
+  type ForkOrigin,
   type GetSessionParams,
   type ListSessionsParams,
   type ListSessionsResult,
@@ -18,6 +19,8 @@ import {
   type SessionKey,
   type SessionService,
   StaleSessionError,
+  type StoreForkParams,
+  sessionStateAt,
   splitStateDelta,
   ValidationError,
 } from '@adk/core';
@@ -70,6 +73,8 @@ interface SessionRow {
   updated_us: number | string;
   app_state: string | null;
   user_state: string | null;
+  initial_state: string | null;
+  forked_from: string | null;
 }
 
 /**
@@ -129,8 +134,9 @@ export class SqlSessionService extends SqlStore implements SessionService {
     await this.ready();
     const row = await this.db.transaction().execute(async (trx) => {
       const inserted = await sql`
-        insert into ${this.sessions} (app_name, user_id, id, state, created_at, updated_at)
-        values (${appName}, ${userId}, ${sessionId}, ${this.f.json(split.session, 'session state')}, ${now}, ${now})
+        insert into ${this.sessions} (app_name, user_id, id, state, initial_state, created_at, updated_at)
+        values (${appName}, ${userId}, ${sessionId}, ${this.f.json(split.session, 'session state')},
+          ${this.f.json(split.session, 'session state')}, ${now}, ${now})
         on conflict do nothing`.execute(trx);
       if (inserted.numAffectedRows === 0n) {
         throw new AlreadyExistsError(
@@ -239,6 +245,57 @@ export class SqlSessionService extends SqlStore implements SessionService {
         trx,
       );
     });
+  }
+
+  /**
+   * Copies the first `eventCount` events into a new session in one transaction (rows copied by the
+   * database, same ids, timestamps and order), with the session state of that point, the source's
+   * initial state and `forked_from`. Shared `app:`/`user:` state is not written.
+   */
+  async forkSession(params: StoreForkParams): Promise<Session> {
+    const { appName, userId, sessionId: sourceId, newSessionId, eventCount } = params;
+    const source = await this.getSession({ appName, userId, sessionId: sourceId });
+    if (!source) throw new NotFoundError(`Session ${sourceId} not found for app ${appName}, user ${userId}`);
+    if (eventCount > source.events.length)
+      throw new ValidationError(`Session ${sourceId} has ${source.events.length} events, not ${eventCount}`);
+    const events = source.events.slice(0, eventCount);
+    const last = events.at(-1);
+    const origin: ForkOrigin = { sessionId: sourceId, ...(last ? { eventId: last.id } : {}) };
+    const initial = source.initialState ?? sessionStateAt({ ...source, initialState: undefined }, 0);
+    const state = sessionStateAt({ ...source, initialState: initial }, eventCount);
+    const f = this.f;
+    const now = f.time(microsFromMs(nextUpdateTime(0)));
+    const row = await this.db.transaction().execute(async (trx) => {
+      const inserted = await sql`
+        insert into ${this.sessions} (app_name, user_id, id, state, initial_state, forked_from, created_at, updated_at)
+        values (${appName}, ${userId}, ${newSessionId}, ${f.json(state, 'session state')},
+          ${f.json(initial, 'session state')}, ${f.json(origin)}, ${now}, ${now})
+        on conflict do nothing`.execute(trx);
+      if (inserted.numAffectedRows === 0n)
+        throw new AlreadyExistsError(
+          `Session ${newSessionId} already exists for app ${appName}, user ${userId}`,
+        );
+      if (eventCount > 0) {
+        const copied = await sql`
+          insert into ${this.events} (id, app_name, user_id, session_id, seq, invocation_id, author, branch,
+            "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
+            error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
+            long_running_tool_ids, output, node_info)
+          select id, app_name, user_id, ${newSessionId}, seq, invocation_id, author, branch,
+            "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
+            error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
+            long_running_tool_ids, output, node_info
+          from ${this.events}
+          where app_name = ${appName} and user_id = ${userId} and session_id = ${sourceId} and seq <= ${eventCount}`.execute(
+          trx,
+        );
+        if (copied.numAffectedRows !== BigInt(eventCount))
+          throw new NotFoundError(`Session ${sourceId} changed while it was being forked; try again`);
+      }
+      return this.selectSession(trx, { appName, userId, sessionId: newSessionId });
+    });
+    if (!row) throw new NotFoundError(`Session ${newSessionId} vanished while it was being forked`);
+    return this.toSession(row, events);
   }
 
   async appendEvent(session: Session, event: Event): Promise<Event> {
@@ -385,7 +442,8 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const f = this.f;
     return sql`select s.app_name, s.user_id, s.id, ${f.jsonText(sql`s.state`)} as state,
         ${f.micros(sql`s.created_at`)} as created_us, ${f.micros(sql`s.updated_at`)} as updated_us,
-        ${f.jsonText(sql`a.state`)} as app_state, ${f.jsonText(sql`u.state`)} as user_state
+        ${f.jsonText(sql`a.state`)} as app_state, ${f.jsonText(sql`u.state`)} as user_state,
+        ${f.jsonText(sql`s.initial_state`)} as initial_state, ${f.jsonText(sql`s.forked_from`)} as forked_from
       from ${this.sessions} as s
       left join ${this.appStates} as a on a.app_name = s.app_name
       left join ${this.userStates} as u on u.app_name = s.app_name and u.user_id = s.user_id`;
@@ -456,8 +514,22 @@ export class SqlSessionService extends SqlStore implements SessionService {
       ),
       events,
       lastUpdateTime: msFromMicros(row.updated_us),
+      ...(row.initial_state === null
+        ? {}
+        : { initialState: parseState(row.initial_state, `initial state of session ${row.id}`) }),
+      ...(row.forked_from === null ? {} : { forkedFrom: parseForkOrigin(row.forked_from, row.id) }),
     };
   }
+}
+
+function parseForkOrigin(text: string, sessionId: string): ForkOrigin {
+  const value = parseState(text, `forked_from of session ${sessionId}`);
+  if (typeof value.sessionId !== 'string')
+    throw new ValidationError(`Invalid forked_from of session ${sessionId}: no sessionId`);
+  return {
+    sessionId: value.sessionId,
+    ...(typeof value.eventId === 'string' ? { eventId: value.eventId } : {}),
+  };
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {

@@ -46,7 +46,7 @@ function setup(options: Omit<RemoteA2aAgentOptions, 'name'>) {
     for await (const e of runner.run({ userId: 'u', sessionId: 's', newMessage: message })) events.push(e);
     return events.filter((e) => e.author !== 'user');
   };
-  return { agent, run };
+  return { agent, run, runner };
 }
 
 const metaOf = (e: Event | undefined) => (e?.customMetadata?.a2a ?? {}) as RemoteA2aMetadata;
@@ -132,6 +132,32 @@ describe('RemoteA2aAgent', () => {
     const taskId = metaOf(paused[0]).taskId;
     const done = await run(userContent('Rome'));
     expect(textOf(done.at(-1))).toBe(`Booked Rome on task ${taskId}`);
+  });
+
+  it('leaves rewound turns out: a rewound input-required task is not continued', async () => {
+    const received: Message[] = [];
+    const remote = defineAgent({
+      name: 'booking',
+      description: 'books',
+      handleMessage(message, ctx) {
+        received.push(message);
+        if (message.parts[0]?.text === 'book') return inputRequired('Where to?');
+        return reply(`${ctx.task ? 'continued' : 'new'}: ${message.parts.map((p) => p.text).join('|')}`);
+      },
+    });
+    const { run, runner } = setup({ url: await serveFetch(remote.server()) });
+    await run(userContent('hello'));
+    const paused = await run(userContent('book'));
+    expect(metaOf(paused[0]).state).toBe('TASK_STATE_INPUT_REQUIRED');
+    await runner.rewind({
+      userId: 'u',
+      sessionId: 's',
+      rewindBeforeInvocationId: paused[0]?.invocationId ?? '',
+    });
+    const after = await run(userContent('Rome'));
+    expect(textOf(after.at(-1))).toBe('new: Rome');
+    expect(received.at(-1)?.taskId).not.toBe(metaOf(paused[0]).taskId);
+    expect(received.at(-1)?.parts).toEqual([{ text: 'Rome' }]);
   });
 
   it('assembles streamed artifact chunks and shows progress as thought', async () => {

@@ -10,6 +10,7 @@ import {
   type InvocationContext,
   newFunctionCallId,
   newId,
+  visibleEvents,
 } from '@adk/core';
 import { z } from 'zod';
 import { A2aClient, type A2aClientOptions } from '../client/a2a-client.js';
@@ -103,7 +104,7 @@ export class RemoteA2aAgent extends BaseAgent {
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const events = ctx.session.events;
+    const events = visibleEvents(ctx.session.events);
     let lastIndex = -1;
     for (let i = events.length - 1; i >= 0; i--) {
       if ((events[i] as Event).author === this.name) {

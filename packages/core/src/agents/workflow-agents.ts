@@ -1,5 +1,6 @@
 import { describeError, errorCodeOf } from '../errors/errors.js';
 import { createEvent, type Event, type EventFields } from '../events/event.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.js';
 import type { InvocationContext } from './invocation-context.js';
 
@@ -86,7 +87,7 @@ export class LoopAgent extends BaseAgent {
 
   /** The iteration this loop was in when it paused: its latest `agentState` event. */
   private pausedIteration(ctx: InvocationContext): number {
-    const events = ctx.session.events;
+    const events = visibleEvents(ctx.session.events);
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i] as Event;
       if (event.author !== this.name) continue;

@@ -42,6 +42,12 @@ export type EventActions = {
   /** A workflow agent's own state when the run paused inside it (e.g. a LoopAgent's iteration). */
   agentState?: Record<string, unknown>;
   compaction?: EventCompaction;
+  /**
+   * Time travel: this event rewinds the session to before the invocation with this id. That
+   * invocation and everything after it up to this event drop out of the history every reader sees
+   * (`visibleEvents`); the events stay in the log.
+   */
+  rewindBeforeInvocationId?: string;
   /** The route(s) a workflow node took: edges with a matching route fire (see Workflow). */
   route?: RouteValue | RouteValue[];
 };
@@ -167,6 +173,7 @@ export function hasActions(actions: EventActions): boolean {
     actions.transferToAgent ||
       actions.escalate ||
       actions.skipSummarization ||
+      actions.rewindBeforeInvocationId ||
       actions.requestedToolConfirmations ||
       actions.requestedAuthConfigs ||
       actions.endOfAgent ||

@@ -89,6 +89,7 @@ function build(z: typeof Z): EventSchemas {
     compaction: z
       .object({ startTimestamp: z.number(), endTimestamp: z.number(), compactedContent: content })
       .optional(),
+    rewindBeforeInvocationId: z.string().optional(),
     route: z.union([routeValue, z.array(routeValue)]).optional(),
   });
   const nodeInfo = z.object({

@@ -3,6 +3,7 @@ import { type AuthConfig, redactAuthConfig } from '../auth/auth-credential.js';
 import { authConfigSchema } from '../auth/schemas.js';
 import type { Content, FunctionCall, Part } from '../events/content.js';
 import { type Event, eventFunctionCalls } from '../events/event.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { isPlainObject } from '../utils/json.js';
 import { REQUEST_CREDENTIAL } from './confirmation.js';
 import {
@@ -76,7 +77,7 @@ export interface AuthenticatedCall {
  * invocation's memory (the committed event holds no secrets), else from the event itself.
  */
 export function pendingAuthResponses(ctx: InvocationContext): AuthenticatedCall[] {
-  const events = ctx.session.events;
+  const events = visibleEvents(ctx.session.events);
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];

@@ -3,6 +3,7 @@ import { describeError } from '../errors/errors.js';
 import { type Content, contentText } from '../events/content.js';
 import { createEvent, type Event } from '../events/event.js';
 import type { Llm } from '../models/llm.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { isVisibleFromBranch } from './contents.js';
 
 export interface CompressionInput {
@@ -145,7 +146,7 @@ export function llmSummarizer(options: SummarizerOptions): ContextCompressor {
   return {
     name: 'llm_summarizer',
     compress: async ({ contents, context }) => {
-      const all = context.session.events;
+      const all = visibleEvents(context.session.events);
       let previous: Event | undefined;
       for (const e of all)
         if (e.actions.compaction && isVisibleFromBranch(e.branch, context.branch)) previous = e;

@@ -2,6 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { FunctionCall } from '../events/content.js';
 import { type Event, eventFunctionResponses, type ToolConfirmation } from '../events/event.js';
 import { eventSchemas } from '../events/schemas.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { isPlainObject } from '../utils/json.js';
 import {
   answeredQuestions,
@@ -56,7 +57,7 @@ export interface ConfirmedCall {
  * `adk_request_confirmation`, matched with the original calls they were asked for.
  */
 export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
-  const events = ctx.session.events;
+  const events = visibleEvents(ctx.session.events);
   const lastIndex = invocationUserEventIndex(ctx);
   const last = events[lastIndex];
   if (!last) return [];

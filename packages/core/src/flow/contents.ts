@@ -1,6 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
 import type { Event } from '../events/event.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 
 export type IncludeContents = 'default' | 'none';
 
@@ -243,7 +244,7 @@ export function buildContents(
   agentName: string,
   include: IncludeContents,
 ): Content[] {
-  const all = ctx.session.events;
+  const all = visibleEvents(ctx.session.events);
   if (include === 'default' && all.length > 0) {
     const branch = ctx.branch;
     const first = all[0] as Event;

@@ -1,6 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, FunctionCall, Part } from '../events/content.js';
 import { createEvent, type Event, eventFunctionCalls, type NodeInfo } from '../events/event.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { newFunctionCallId } from '../utils/ids.js';
 
 /**
@@ -51,7 +52,7 @@ export function pauseEvent(init: PauseEventInit, requests: PauseRequest[]): Even
  * after it), or -1. Answers to paused calls arrive in it.
  */
 export function invocationUserEventIndex(ctx: InvocationContext): number {
-  const events = ctx.session.events;
+  const events = visibleEvents(ctx.session.events);
   let index = events.length - 1;
   while (index >= 0) {
     const event = events[index] as Event;

@@ -1,5 +1,6 @@
 import { contentText } from '../events/content.js';
 import type { Session } from '../sessions/session.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { getOrCreate } from '../utils/json.js';
 import {
   type MemoryEntry,
@@ -24,7 +25,7 @@ export class InMemoryMemoryService implements MemoryService {
   async addSessionToMemory(session: Session): Promise<void> {
     const sessions = getOrCreate(this.byUser, `${session.appName}\u0000${session.userId}`, () => new Map());
     const entries: Indexed[] = [];
-    for (const event of session.events) {
+    for (const event of visibleEvents(session.events)) {
       const text = contentText(event.content);
       if (!event.content || !text.trim()) continue;
       entries.push({

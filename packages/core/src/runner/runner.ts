@@ -47,11 +47,19 @@ import type {
 } from '../runs/run-store.js';
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 import { Workflow } from '../workflow/workflow.js';
+import {
+  forkRunnerSession,
+  type RewindParams,
+  type RunnerForkParams,
+  rewindSession,
+  type TimeTravelHost,
+} from './time-travel.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -306,6 +314,36 @@ export class Runner {
     this.exclusive(params, () => this.runExclusive(params), started);
 
   /**
+   * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.5):
+   * that invocation and everything after it leave the history every reader sees; session state and
+   * artifacts return to what they were. Refused while the session has a run queued or running
+   * (ConcurrentInvocationError) unless `cancelRunning`.
+   */
+  rewind(params: RewindParams): Promise<Event> {
+    return rewindSession(this.timeTravelHost(), params);
+  }
+
+  /**
+   * Forks a session at an event (`atEventId`, included) or before an invocation into a new session
+   * with that part of the log, its state and artifact versions, and `forkedFrom`; the original is
+   * untouched (docs/architecture.md §5.5).
+   */
+  forkSession(params: RunnerForkParams): Promise<Session> {
+    return forkRunnerSession(this.timeTravelHost(), params);
+  }
+
+  private timeTravelHost(): TimeTravelHost {
+    return {
+      appName: this.appName,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      listRuns: (p) => this.listRuns(p),
+      cancelRun: (id) => this.cancelRun(id),
+      busyHere: (userId, sessionId) => this.running.has(`${userId}\u0000${sessionId}`),
+    };
+  }
+
+  /**
    * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
    * agent's model connection and every response is yielded as an event as it arrives. It ends when
    * the queue is closed, `abortSignal` aborts, the caller stops iterating, or the model ends the
@@ -318,7 +356,10 @@ export class Runner {
     return this.exclusive(common, () => this.runLiveExclusive(params));
   }
 
-  /** One run at a time per session: queued behind (or refused next to) a run in progress. */
+  /**
+   * One run at a time per session: queued behind (or refused next to) a run in progress; `started`
+   * is told once the run holds the session (after the in-process queue and the store's run lock).
+   */
   private async *exclusive(
     params: ExclusiveParams,
     body: () => AsyncGenerator<Event, void, undefined>,
@@ -622,7 +663,7 @@ export class Runner {
    */
   findAgentToRun(session: Session, message: Content | undefined): BaseAgent {
     const responses = message ? eventFunctionResponses({ content: message } as Event) : [];
-    const events = session.events;
+    const events = visibleEvents(session.events);
     if (responses.length > 0) {
       const ids = new Set(responses.map((r) => r.id));
       for (let i = events.length - 1; i >= 0; i--) {
@@ -649,7 +690,7 @@ export class Runner {
   private pausedWorkflowInvocation(session: Session, message: Content | undefined): string | undefined {
     if (!message?.parts.some((p) => p.functionResponse)) return undefined;
     const ids = new Set(eventFunctionResponses({ content: message } as Event).map((r) => r.id));
-    const events = session.events;
+    const events = visibleEvents(session.events);
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i] as Event;
       if (!eventFunctionCalls(event).some((c) => ids.has(c.id))) continue;

@@ -5,6 +5,7 @@ import { getOrCreate } from '../utils/json.js';
 import { applyEventToSession, persistableEvent } from './apply-event.js';
 import {
   type CreateSessionParams,
+  type ForkOrigin,
   type GetSessionParams,
   type ListSessionsParams,
   type ListSessionsResult,
@@ -12,8 +13,10 @@ import {
   type Session,
   type SessionKey,
   type SessionService,
+  type StoreForkParams,
 } from './session.js';
 import { mergeState, splitStateDelta } from './state.js';
+import { sessionStateAt } from './time-travel.js';
 
 interface StoredSession {
   id: string;
@@ -25,6 +28,8 @@ interface StoredSession {
   /** The app's and the user's shared state (never replaced, so kept here for each read). */
   appState: Record<string, unknown>;
   userState: Record<string, unknown>;
+  initialState: Record<string, unknown>;
+  forkedFrom?: ForkOrigin;
 }
 
 const key = (appName: string, userId: string, sessionId: string) =>
@@ -63,6 +68,7 @@ export class InMemorySessionService implements SessionService {
       lastUpdateTime: nextUpdateTime(0),
       appState: this.appStateOf(params.appName),
       userState: this.userStateOf(params.appName, params.userId),
+      initialState: { ...split.session },
     };
     this.sessions.set(k, stored);
     const byUser = getOrCreate(
@@ -117,6 +123,47 @@ export class InMemorySessionService implements SessionService {
     this.byApp.get(params.appName)?.get(params.userId)?.delete(params.sessionId);
   }
 
+  async forkSession(params: StoreForkParams): Promise<Session> {
+    const source = this.sessions.get(key(params.appName, params.userId, params.sessionId));
+    if (!source)
+      throw new NotFoundError(
+        `Session ${params.sessionId} not found for app ${params.appName}, user ${params.userId}`,
+      );
+    const k = key(params.appName, params.userId, params.newSessionId);
+    if (this.sessions.has(k))
+      throw new AlreadyExistsError(
+        `Session ${params.newSessionId} already exists for app ${params.appName}, user ${params.userId}`,
+      );
+    const events = source.events.slice(0, params.eventCount);
+    const last = events.at(-1);
+    const stored: StoredSession = {
+      id: params.newSessionId,
+      appName: params.appName,
+      userId: params.userId,
+      state: sessionStateAt(
+        { state: source.state, events, initialState: source.initialState },
+        events.length,
+      ),
+      events,
+      lastUpdateTime: nextUpdateTime(0),
+      appState: source.appState,
+      userState: source.userState,
+      initialState: { ...source.initialState },
+      forkedFrom: { sessionId: source.id, ...(last ? { eventId: last.id } : {}) },
+    };
+    this.sessions.set(k, stored);
+    const byUser = getOrCreate(
+      this.byApp,
+      params.appName,
+      () => new Map<string, Map<string, StoredSession>>(),
+    );
+    getOrCreate(byUser, params.userId, () => new Map<string, StoredSession>()).set(
+      params.newSessionId,
+      stored,
+    );
+    return this.view(stored, events.slice());
+  }
+
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const stored = this.find(session.appName, session.userId, session.id);
@@ -164,6 +211,8 @@ export class InMemorySessionService implements SessionService {
       state: mergeState(stored.appState, stored.userState, stored.state),
       events,
       lastUpdateTime: stored.lastUpdateTime,
+      initialState: { ...stored.initialState },
+      ...(stored.forkedFrom ? { forkedFrom: { ...stored.forkedFrom } } : {}),
     };
   }
 }

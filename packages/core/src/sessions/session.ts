@@ -14,6 +14,20 @@ export interface Session {
    * session; an append from a copy whose value differs from the stored one is stale.
    */
   lastUpdateTime: number;
+  /** Where a forked session came from (see `forkSession`); absent for sessions that were created. */
+  forkedFrom?: ForkOrigin;
+  /**
+   * The session-scoped state it was created with (stores that keep it), so a rewind can restore the
+   * state before the first invocation. Undefined on sessions stored before stores kept it.
+   */
+  initialState?: Record<string, unknown>;
+}
+
+/** The session and event a fork was taken from. */
+export interface ForkOrigin {
+  sessionId: string;
+  /** The last event copied into the fork (absent when the fork was taken before the first event). */
+  eventId?: string;
 }
 
 export interface SessionKey {
@@ -77,8 +91,24 @@ export interface SessionService {
    * released by the store when its holder dies (a closed connection), never by a timeout alone.
    */
   acquireRunLock?(key: SessionKey, options: RunLockOptions): Promise<RunLock | undefined>;
+  /**
+   * Optional: copies the first `eventCount` events of a session into a new session, atomically,
+   * with the session-scoped state as it was after them (shared `app:`/`user:` state untouched) and
+   * `forkedFrom` recorded. Stores without it get a generic fallback in `forkSession`
+   * (docs/architecture.md §5.5).
+   */
+  forkSession?(params: StoreForkParams): Promise<Session>;
   /** Releases connections and other resources. */
   close?(): Promise<void>;
+}
+
+/** What a store's `forkSession` is given: the cut is already resolved to an event count. */
+export interface StoreForkParams extends SessionKey {
+  /** How many events of the source log the fork holds (0: none). */
+  eventCount: number;
+  newSessionId: string;
+  /** The source's update time when the cut was computed (its log prefix is immutable anyway). */
+  sourceLastUpdateTime?: number;
 }
 
 export interface RunLockOptions {

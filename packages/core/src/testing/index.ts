@@ -7,3 +7,4 @@ export * from './run-conformance.js';
 export * from './scripted-live-model.js';
 export * from './scripted-model.js';
 export * from './session-conformance.js';
+export * from './time-travel-runner-conformance.js';

@@ -3,6 +3,7 @@ import { isAdkError } from '../errors/errors.js';
 import { createEvent, type Event } from '../events/event.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import type { ConformanceSuite } from './conformance.js';
+import { timeTravelConformanceCases } from './time-travel-conformance.js';
 
 export interface SessionConformanceOptions {
   /** Prefix for app names, so suites can share one database. */
@@ -384,5 +385,6 @@ export function sessionServiceConformance(
         }
       }),
     },
+    ...timeTravelConformanceCases(app, withService),
   ];
 }

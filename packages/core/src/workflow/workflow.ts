@@ -3,6 +3,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { ValidationError } from '../errors/errors.js';
 import { contentText } from '../events/content.js';
 import type { Event } from '../events/event.js';
+import { visibleEvents } from '../sessions/visible-events.js';
 import { formatIssues, type SchemaIssue } from '../utils/zod.js';
 import { AgentNode } from './agent-node.js';
 import { BaseNode, type BaseNodeOptions, START } from './base-node.js';
@@ -137,7 +138,7 @@ export class Workflow extends BaseAgent {
   /** Runs the workflow for one invocation (or resumes it, from the invocation's events). */
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const resumed = ctx.userContent?.parts.some((p) => p.functionResponse) ?? false;
-    const replay = new ReplayIndex(ctx.session.events, ctx.invocationId, resumed);
+    const replay = new ReplayIndex(visibleEvents(ctx.session.events), ctx.invocationId, resumed);
     checkResumeMessage(ctx, replay);
     // Runs of this workflow that finished earlier in the invocation (a loop around it) keep their ids.
     let runId = 1;

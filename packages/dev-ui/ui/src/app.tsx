@@ -13,11 +13,13 @@ import { EventView } from './components/event-view.js';
 import { MoonIcon, SunIcon } from './components/icons.js';
 import { Markdown } from './components/markdown.js';
 import { SessionList } from './components/session-list.js';
+import type { TimeTravelHandlers } from './components/time-travel-actions.js';
 import { TokenPrompt } from './components/token-prompt.js';
 import { Inspector, type Tab } from './inspector/inspector.js';
 import { applyStreamEvent } from './lib/apply-stream-event.js';
 import { pendingConfirmations, REQUEST_CONFIRMATION, type StreamingBubble } from './lib/conversation.js';
 import { preloadRendererWhenIdle } from './lib/renderer.js';
+import { rewoundEventIds, userMessageOf } from './lib/time-travel.js';
 import { readLocation, writeLocation } from './lib/url.js';
 import { pendingRequestInputs } from './lib/workflow.js';
 import { LivePanel } from './live/live-panel.js';
@@ -452,6 +454,59 @@ export function App() {
     setTab('state');
   }, []);
 
+  // Time travel: Edit and Regenerate rewind before a turn and send; Fork opens a new session.
+  const [showRewound, setShowRewound] = useState(false);
+  const eventsNow = useRef(events);
+  eventsNow.current = events;
+  const rewindAndSend = useCallback(
+    async (invocationId: string | undefined, parts: Part[]) => {
+      if (!app || !sessionId || !invocationId) return;
+      try {
+        await api.rewind(app, user, sessionId, invocationId);
+        await loadSession(app, sessionId);
+      } catch (error) {
+        setNotice({ kind: 'error', text: `Could not rewind: ${message(error)}` });
+        return;
+      }
+      await run(parts);
+    },
+    [app, sessionId, user, loadSession, run],
+  );
+  const timeTravel = useMemo<TimeTravelHandlers>(
+    () => ({
+      onEdit: (event, text) => void rewindAndSend(event.invocationId, [{ text }]),
+      onRegenerate: (event) => {
+        const asked = userMessageOf(eventsNow.current, event.invocationId);
+        if (asked?.content?.parts) void rewindAndSend(asked.invocationId, asked.content.parts);
+      },
+      onFork: (event) => {
+        if (!app || !sessionId) return;
+        void (async () => {
+          try {
+            const fork = await api.fork(app, user, sessionId, event.id);
+            setSessions((list) => [fork, ...list.filter((s) => s.id !== fork.id)]);
+            setSessionId(fork.id);
+            setNotice({ kind: 'info', text: `Forked into a new session ${fork.id}.` });
+          } catch (error) {
+            setNotice({ kind: 'error', text: `Could not fork: ${message(error)}` });
+          }
+        })();
+      },
+    }),
+    [app, sessionId, user, rewindAndSend],
+  );
+  const rewound = useMemo(() => rewoundEventIds(events), [events]);
+  // The last answer of each turn that a user message started can be regenerated.
+  const regenerable = useMemo(() => {
+    const ids = new Set<string>();
+    const lastAnswer = new Map<string, string>();
+    for (const e of events)
+      if (e.author !== 'user' && e.invocationId && e.content?.parts?.some((p) => p.text && !p.thought))
+        lastAnswer.set(e.invocationId, e.id);
+    for (const [invocationId, id] of lastAnswer) if (userMessageOf(events, invocationId)) ids.add(id);
+    return ids;
+  }, [events]);
+
   const pending = useMemo(
     () => new Set([...pendingConfirmations(events), ...pendingRequestInputs(events)]),
     [events],
@@ -639,20 +694,42 @@ export function App() {
                   onShow={() => setFirstShown((n) => Math.max(0, n - MESSAGE_WINDOW_STEP))}
                 />
               ) : null}
+              {ready && rewound.size > 0 ? (
+                <button
+                  type="button"
+                  class="btn small rewound-toggle"
+                  aria-pressed={showRewound}
+                  onClick={() => setShowRewound((v) => !v)}
+                >
+                  {showRewound ? 'Hide rewound turns' : `Show rewound turns (${rewound.size})`}
+                </button>
+              ) : null}
               {ready
-                ? (firstShown > 0 ? events.slice(firstShown) : events).map((e) => (
-                    <EventView
-                      key={e.id}
-                      event={e}
-                      selected={e.id === selectedId}
-                      onSelect={select}
-                      onShowState={showState}
-                      pending={pending}
-                      running={running}
-                      onConfirm={confirm}
-                      onAnswer={answer}
-                    />
-                  ))
+                ? (firstShown > 0 ? events.slice(firstShown) : events).map((e, i, shown) =>
+                    rewound.has(e.id) && !showRewound ? (
+                      // One marker per rewound span, collapsed.
+                      rewound.has(shown[i - 1]?.id ?? '') ? null : (
+                        <p key={e.id} class="rewound-marker muted small" role="note">
+                          ↶ rewound turns hidden
+                        </p>
+                      )
+                    ) : (
+                      <EventView
+                        key={e.id}
+                        event={e}
+                        selected={e.id === selectedId}
+                        onSelect={select}
+                        onShowState={showState}
+                        pending={pending}
+                        running={running}
+                        onConfirm={confirm}
+                        onAnswer={answer}
+                        rewound={rewound.has(e.id)}
+                        timeTravel={e.id.startsWith('local-') ? undefined : timeTravel}
+                        regenerable={regenerable.has(e.id)}
+                      />
+                    ),
+                  )
                 : null}
               {bubbles.map((b) => (
                 <article

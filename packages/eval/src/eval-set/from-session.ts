@@ -1,12 +1,13 @@
-import type { Content, Event, Session } from '@adk/core';
+import { type Content, type Event, type Session, visibleEvents } from '@adk/core';
 import { invocationFromEvents } from '../runner/inference.js';
 import type { EvalCase, Invocation } from './types.js';
 
 /**
  * An eval case from a recorded session (what adk-python's "add session to eval set" does): each
  * user message starts an invocation; the agent's events up to the next user message become its
- * final response and intermediate data. The session's initial state is not recorded in the
- * session, so the case starts from an empty state unless `state` is given.
+ * final response and intermediate data. Rewound turns are left out (only the visible history
+ * counts). The case starts from the state the session was created with (stores that keep it), or
+ * from `state` when given.
  */
 export function evalCaseFromSession(
   session: Session,
@@ -23,7 +24,7 @@ export function evalCaseFromSession(
     inv.invocationId = current.events[0]?.invocationId ?? inv.invocationId;
     conversation.push(inv);
   };
-  for (const event of session.events) {
+  for (const event of visibleEvents(session.events)) {
     if (event.author === 'user' && event.content && event.content.parts.some((p) => p.text !== undefined)) {
       flush();
       current = { user: event.content, events: [event], at: event.timestamp };
@@ -33,7 +34,11 @@ export function evalCaseFromSession(
   return {
     evalId,
     conversation,
-    sessionInput: { appName: session.appName, userId: session.userId, state: options.state ?? {} },
+    sessionInput: {
+      appName: session.appName,
+      userId: session.userId,
+      state: options.state ?? session.initialState ?? {},
+    },
     creationTimestamp: Date.now() / 1000,
   };
 }

@@ -28,6 +28,7 @@ import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
 import { runsRoutes } from '../routes/runs.js';
 import { sessionRoutes } from '../routes/sessions.js';
+import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
@@ -313,6 +314,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   sessionRoutes(app, ctx);
   runRoutes(app, ctx);
   runsRoutes(app, ctx);
+  timeTravelRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
   devRoutes(app, ctx);

@@ -23,6 +23,8 @@ export interface AdkSessionJson {
   state: Record<string, unknown>;
   events: AdkEventJson[];
   lastUpdateTime: number;
+  /** Where a forked session came from (ours; ADK has no forks). */
+  forkedFrom?: { sessionId: string; eventId?: string };
 }
 
 const seconds = (ms: number): number => ms / 1000;
@@ -63,6 +65,7 @@ export function sessionToAdkJson(session: Session): AdkSessionJson {
     state: session.state,
     events: session.events.map(eventToAdkJson),
     lastUpdateTime: seconds(session.lastUpdateTime),
+    ...(session.forkedFrom ? { forkedFrom: session.forkedFrom } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
+import { forkMigrations } from './fork-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
@@ -129,6 +130,9 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...workflowEventMigrations(family, tables),
     // Run records (0006_runs).
     ...runMigrations(family, tables),
+    // Initial state and fork origin of sessions (0006_session_fork); listed in name order, the
+    // order the migrator applies them.
+    ...forkMigrations(family, tables),
   };
 }
 

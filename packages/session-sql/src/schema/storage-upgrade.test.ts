@@ -1,7 +1,9 @@
 import { createEvent } from '@adk/core';
+import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, testDatabases } from '../__fixtures__/databases.js';
+import { flavorOf } from '../dialects/flavor.js';
 import {
   type AnyKysely,
   detectFamily,
@@ -41,21 +43,22 @@ for (const target of testDatabases()) {
           migrationLockTableName: tables.migrationsLock,
         }).migrateToLatest();
         expect(old.error).toBeUndefined();
-        const before = new SqlSessionService({ db, tablePrefix, migrate: false });
-        const session = await before.createSession({
-          appName: 'app',
-          userId: 'u',
-          sessionId: 'old',
-          state: { 'user:x': 1 },
+        // Rows as that release wrote them (its columns only), not through today's service.
+        const f = flavorOf(detectFamily(db));
+        const now = f.time(Date.now() * 1000);
+        await sql`insert into ${sql.table(tables.sessions)} (app_name, user_id, id, state, created_at, updated_at)
+          values ('app', 'u', 'old', ${f.json({})}, ${now}, ${now})`.execute(db);
+        await sql`insert into ${sql.table(tables.userStates)} (app_name, user_id, state, updated_at)
+          values ('app', 'u', ${f.json({ x: 1 })}, ${now})`.execute(db);
+        const event = createEvent({
+          invocationId: 'i',
+          author: 'user',
+          content: { role: 'user', parts: [{ text: 'remember the harbour' }] },
         });
-        await before.appendEvent(
-          session,
-          createEvent({
-            invocationId: 'i',
-            author: 'user',
-            content: { role: 'user', parts: [{ text: 'remember the harbour' }] },
-          }),
-        );
+        await sql`insert into ${sql.table(tables.events)}
+          (id, app_name, user_id, session_id, seq, invocation_id, author, "timestamp", content, actions)
+          values (${event.id}, 'app', 'u', 'old', 1, 'i', 'user', ${f.time(Math.round(event.timestamp * 1000))},
+            ${f.json(event.content)}, ${f.json(event.actions)})`.execute(db);
 
         const upgrade = await migrateToLatest(db, { tablePrefix });
         expect(upgrade.results?.map((r) => [r.migrationName, r.status])).toEqual(
@@ -68,6 +71,9 @@ for (const target of testDatabases()) {
         const reloaded = await after.getSession({ appName: 'app', userId: 'u', sessionId: 'old' });
         expect(reloaded?.state).toEqual({ 'user:x': 1 });
         expect(reloaded?.events.map((e) => e.content?.parts[0]?.text)).toEqual(['remember the harbour']);
+        // Sessions from before time travel have no recorded initial state and no fork origin.
+        expect(reloaded?.initialState).toBeUndefined();
+        expect(reloaded?.forkedFrom).toBeUndefined();
         const artifacts = new SqlArtifactService({ db, tablePrefix, migrate: false });
         expect(
           await artifacts.saveArtifact({

@@ -104,6 +104,18 @@ export const api = {
     }),
   deleteSession: (app: string, user: string, id: string) =>
     request<void>(`${sessionsPath(app, user)}/${enc(id)}`, { method: 'DELETE' }),
+  /** Rewinds the session to before an invocation (one appended event; nothing is deleted). */
+  rewind: (app: string, user: string, id: string, rewindBeforeInvocationId: string) =>
+    request<AdkEvent>(`${sessionsPath(app, user)}/${enc(id)}/rewind`, {
+      method: 'POST',
+      body: JSON.stringify({ rewindBeforeInvocationId }),
+    }),
+  /** A new session holding this one's history up to and including an event. */
+  fork: (app: string, user: string, id: string, atEventId: string) =>
+    request<Session>(`${sessionsPath(app, user)}/${enc(id)}/fork`, {
+      method: 'POST',
+      body: JSON.stringify({ atEventId }),
+    }),
 
   listArtifacts: (app: string, user: string, session: string) =>
     request<string[]>(`${sessionsPath(app, user)}/${enc(session)}/artifacts`),

@@ -48,6 +48,8 @@ export interface EventActions {
   requestedToolConfirmations?: Record<string, { hint?: string; confirmed?: boolean; payload?: unknown }>;
   requestedAuthConfigs?: JsonObject;
   endOfAgent?: boolean;
+  /** Time travel: this event rewound the session to before that invocation. */
+  rewindBeforeInvocationId?: string;
   /** Workflows: the route a node took (a value or a list). */
   route?: unknown;
 }
@@ -87,6 +89,8 @@ export interface Session {
   state?: JsonObject;
   events?: AdkEvent[];
   lastUpdateTime?: number;
+  /** The session and event a fork was taken from. */
+  forkedFrom?: { sessionId: string; eventId?: string };
 }
 
 export interface Span {

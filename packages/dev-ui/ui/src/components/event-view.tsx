@@ -7,6 +7,7 @@ import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
 import { NodeOutput, RequestInputForm } from './request-input-form.js';
+import { TimeTravelActions, type TimeTravelHandlers } from './time-travel-actions.js';
 
 export interface EventViewProps {
   event: AdkEvent;
@@ -16,6 +17,12 @@ export interface EventViewProps {
   pending: Set<string>;
   running: boolean;
   onConfirm: (callId: string, confirmed: boolean) => void;
+  /** Rewound by a later event: shown dimmed and marked, without time-travel actions. */
+  rewound?: boolean;
+  /** Edit / Regenerate / Fork from here (absent: no actions). */
+  timeTravel?: TimeTravelHandlers;
+  /** Whether this is a final answer whose turn can be regenerated. */
+  regenerable?: boolean;
   /** Answers a workflow question (`adk_request_input`) with a function response. */
   onAnswer?: (callId: string, name: string, response: JsonObject) => void;
 }
@@ -178,19 +185,21 @@ function EventViewInner(props: EventViewProps) {
     Object.keys(event.actions?.requestedAuthConfigs ?? {}).length > 0 ? 'asks for credentials' : undefined,
     event.actions?.escalate ? 'escalate' : undefined,
     event.actions?.endOfAgent ? 'end of agent' : undefined,
+    event.actions?.rewindBeforeInvocationId ? 'rewind' : undefined,
   ].filter((f): f is string => !!f);
   const showOutput = event.output !== undefined && !event.nodeInfo?.messageAsOutput;
   const empty =
     parts.length === 0 && !showOutput && !event.errorCode && !event.errorMessage && !event.interrupted;
   return (
     <article
-      class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}`}
-      aria-label={`${isUser ? 'You' : event.author}${event.errorCode ? ', error' : ''}`}
+      class={`event ${isUser ? 'from-user' : 'from-agent'}${selected ? ' selected' : ''}${props.rewound ? ' rewound' : ''}`}
+      aria-label={`${isUser ? 'You' : event.author}${event.errorCode ? ', error' : ''}${props.rewound ? ', rewound' : ''}`}
       data-event-id={event.id}
     >
       <header class="event-head">
         <span class={`author${isUser ? ' user' : ''}`}>{isUser ? 'You' : event.author}</span>
         {event.branch && event.branch !== event.author ? <span class="muted"> · {event.branch}</span> : null}
+        {props.rewound ? <span class="badge rewound-badge">rewound</span> : null}
         <span class="muted time">{formatTime(event.timestamp)}</span>
         <button
           type="button"
@@ -242,6 +251,15 @@ function EventViewInner(props: EventViewProps) {
             </span>
           ) : null}
         </footer>
+      ) : null}
+      {props.timeTravel && !props.rewound && !event.actions?.rewindBeforeInvocationId ? (
+        <TimeTravelActions
+          event={event}
+          editable={isUser && !!event.invocationId && parts.some((p) => p.text !== undefined)}
+          regenerable={!!props.regenerable}
+          disabled={props.running}
+          handlers={props.timeTravel}
+        />
       ) : null}
     </article>
   );

@@ -54,6 +54,11 @@ export function SessionList({
             >
               <span class="session-id">{shortId(s.id)}</span>
               <span class="muted small">{formatTime(s.lastUpdateTime)}</span>
+              {s.forkedFrom ? (
+                <span class="muted small fork-origin" title={`Forked from ${s.forkedFrom.sessionId}`}>
+                  ↳ fork of {shortId(s.forkedFrom.sessionId)}
+                </span>
+              ) : null}
             </button>
             <button
               type="button"
