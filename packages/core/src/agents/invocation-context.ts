@@ -30,6 +30,8 @@ export interface InvocationShared {
    * far are in the session, and calls it started without an answer are settled first.
    */
   recovering?: boolean;
+  /** Sees every event the runner yields, once committed (the run's record and live tails). */
+  observe?: ((event: Event) => void) | undefined;
   /** Time this invocation has waited to retry model calls the vendor refused for now (ms). */
   modelRetryWaitMs?: number;
   /** Answers to `adk_request_credential` in this invocation's user message, by request-call id (never persisted). */

@@ -35,6 +35,7 @@ import {
   type RunEventsOptions,
   RunManager,
   type RunTiming,
+  type RunTracker,
   type RunWorker,
   type WorkerOptions,
 } from '../runs/run-manager.js';
@@ -207,7 +208,12 @@ export class Runner {
    * it; stopping early ends it cleanly and cancels it.
    */
   run(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    return this.runs.execute(params, this.runBody);
+    return this.exclusive(
+      params,
+      (p, tracker) => this.runExclusive(p as RunParams, tracker),
+      undefined,
+      true,
+    );
   }
 
   /**
@@ -361,33 +367,50 @@ export class Runner {
    * is told once the run holds the session (after the in-process queue and the store's run lock).
    */
   private async *exclusive(
-    params: ExclusiveParams,
-    body: () => AsyncGenerator<Event, void, undefined>,
+    given: ExclusiveParams,
+    body: (
+      params: ExclusiveParams,
+      tracker: RunTracker | undefined,
+    ) => AsyncGenerator<Event, void, undefined>,
     started?: () => Promise<void>,
+    track = false,
   ): AsyncGenerator<Event, void, undefined> {
-    const key = `${params.userId}\u0000${params.sessionId}`;
-    const previous = this.running.get(key);
-    if (previous && this.concurrentRuns === 'reject') {
-      throw new ConcurrentInvocationError(
-        `Session ${params.sessionId} already has a run in progress; wait for it to finish or use concurrentRuns: 'queue'`,
-      );
-    }
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const chained = previous ? previous.then(() => mine) : mine;
-    this.running.set(key, chained);
-    let lock: RunLock | undefined;
+    // `run()` keeps its run record here, in the one generator between its events and the caller.
+    const tracker = track ? await this.runs.begin(given as RunParams) : undefined;
+    const params: ExclusiveParams = tracker ? tracker.params : given;
+    let completed = false;
+    let thrown: unknown;
     try {
-      if (previous) await waitOrAbort(previous, params.signal);
-      lock = await this.acquireRunLock(params);
-      await started?.();
-      yield* body();
+      const key = `${params.userId}\u0000${params.sessionId}`;
+      const previous = this.running.get(key);
+      if (previous && this.concurrentRuns === 'reject') {
+        throw new ConcurrentInvocationError(
+          `Session ${params.sessionId} already has a run in progress; wait for it to finish or use concurrentRuns: 'queue'`,
+        );
+      }
+      let release!: () => void;
+      const mine = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const chained = previous ? previous.then(() => mine) : mine;
+      this.running.set(key, chained);
+      let lock: RunLock | undefined;
+      try {
+        if (previous) await waitOrAbort(previous, params.signal);
+        lock = await this.acquireRunLock(params);
+        await (tracker?.started ?? started)?.();
+        yield* body(params, tracker);
+        completed = true;
+      } finally {
+        await lock?.release().catch(() => undefined);
+        release();
+        if (this.running.get(key) === chained) this.running.delete(key);
+      }
+    } catch (error) {
+      thrown = error;
+      throw error;
     } finally {
-      await lock?.release().catch(() => undefined);
-      release();
-      if (this.running.get(key) === chained) this.running.delete(key);
+      await tracker?.end(completed, thrown);
     }
   }
 
@@ -420,7 +443,10 @@ export class Runner {
     return this.sessionService.createSession(key);
   }
 
-  private async *runExclusive(params: RunParams): AsyncGenerator<Event, void, undefined> {
+  private async *runExclusive(
+    params: RunParams,
+    tracker?: RunTracker,
+  ): AsyncGenerator<Event, void, undefined> {
     if (!optionalModulesLoaded) {
       await Promise.all([loadTelemetry(), loadZod()]);
       optionalModulesLoaded = true;
@@ -450,6 +476,7 @@ export class Runner {
       'adk.invocation_id': invocationId,
     }));
     const shared: InvocationShared = { llmCalls: 0, ended: false, tempState: {} };
+    if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
     // Crash recovery: the invocation's events so far are in the log; it goes on from them.
@@ -530,6 +557,7 @@ export class Runner {
       try {
         yield await this.commit(ctx, event);
       } catch {
+        ctx.shared.observe?.(event);
         yield event;
       }
     } finally {
@@ -650,10 +678,14 @@ export class Runner {
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
     const final = replaced ?? event;
-    if (final.partial) return final;
+    if (final.partial) {
+      ctx.shared.observe?.(final);
+      return final;
+    }
     const delta = final.actions.stateDelta;
     for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
     await this.sessionService.appendEvent(ctx.session, final);
+    ctx.shared.observe?.(final);
     return final;
   }
 

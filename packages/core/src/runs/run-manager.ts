@@ -52,6 +52,17 @@ export interface RunTiming {
   heartbeatMs?: number;
 }
 
+/** One run being tracked (see `RunManager.begin`). */
+export interface RunTracker<P extends ManagedRunParams = ManagedRunParams> {
+  readonly record: RunRecord;
+  /** The caller's params with the run's invocation id and signal. */
+  readonly params: P & { invocationId: string; signal: AbortSignal };
+  /** Marks the run running (call once it holds the session). */
+  started: () => Promise<void>;
+  observe(event: Event): void;
+  end(completed: boolean, thrown?: unknown): Promise<void>;
+}
+
 export interface WorkerOptions {
   /** How often to look for runs to claim when none was found (ms, default 200). */
   pollIntervalMs?: number;
@@ -117,62 +128,81 @@ export class RunManager {
     body: RunBody<P>,
     existing?: RunRecord,
   ): AsyncGenerator<Event, void, undefined> {
+    const tracker = await this.begin(params, existing);
+    let completed = false;
+    let thrown: unknown;
+    try {
+      for await (const event of body(tracker.params, tracker.started)) {
+        tracker.observe(event);
+        yield event;
+      }
+      completed = true;
+    } catch (error) {
+      thrown = error;
+      throw error;
+    } finally {
+      await tracker.end(completed, thrown);
+    }
+  }
+
+  /**
+   * Starts tracking one run (its record created, unless `existing`): `params` carry its invocation
+   * id and signal; the caller runs it, passing each event to `observe`, and calls `end` once
+   * (completed: the events ran out; else it threw `thrown` or the caller stopped).
+   */
+  async begin<P extends ManagedRunParams>(params: P, existing?: RunRecord): Promise<RunTracker<P>> {
     this.listen();
     const record = existing ?? (await this.admit(params, false));
     const active = this.activate(record, params.signal);
     let status: RunStatus = 'succeeded';
     let error: RunRecord['error'];
     const pending = new Set<string>();
-    let completed = false;
-    const started = async () => {
-      if (active.controller.signal.aborted) return;
-      active.record.status = 'running';
-      await this.store.updateRun(this.key(record.id), {
-        status: 'running',
-        startedAt: nowMs(),
-        owner: this.instanceId,
-      });
-    };
-    try {
-      for await (const event of body(
-        { ...params, invocationId: record.invocationId, signal: active.controller.signal },
-        started,
-      )) {
-        this.publish(active, event);
-        if (!event.partial) {
-          for (const id of event.longRunningToolIds ?? []) pending.add(id);
-          if (pending.size > 0) for (const r of eventFunctionResponses(event)) pending.delete(r.id);
-          // The last committed event decides: an error event a run recovered from (a retried
-          // workflow node) does not fail it.
-          if (event.errorCode) {
-            status = event.errorCode === 'CANCELLED' ? 'cancelled' : 'failed';
-            error = { code: event.errorCode, message: event.errorMessage ?? event.errorCode };
-          } else if (error) {
-            status = 'succeeded';
-            error = undefined;
-          }
+    return {
+      record,
+      params: { ...params, invocationId: record.invocationId, signal: active.controller.signal },
+      started: async () => {
+        if (active.controller.signal.aborted) return;
+        active.record.status = 'running';
+        await this.store.updateRun(this.key(record.id), {
+          status: 'running',
+          startedAt: nowMs(),
+          owner: this.instanceId,
+        });
+      },
+      observe: (event) => {
+        if (active.listeners.size > 0) this.publish(active, event);
+        if (event.partial) return;
+        for (const id of event.longRunningToolIds ?? []) pending.add(id);
+        if (pending.size > 0) for (const r of eventFunctionResponses(event)) pending.delete(r.id);
+        // The last committed event decides: an error event a run recovered from (a retried
+        // workflow node) does not fail it.
+        if (event.errorCode) {
+          status = event.errorCode === 'CANCELLED' ? 'cancelled' : 'failed';
+          error = { code: event.errorCode, message: event.errorMessage ?? event.errorCode };
+        } else if (error) {
+          status = 'succeeded';
+          error = undefined;
         }
-        yield event;
-      }
-      completed = true;
-      if (status === 'succeeded' && pending.size > 0) status = 'paused';
-      if (status === 'succeeded' && active.controller.signal.aborted) {
-        status = 'cancelled';
-        error = { code: 'CANCELLED', message: 'The run was cancelled' };
-      }
-    } catch (thrown) {
-      const cancelled = active.controller.signal.aborted;
-      status = cancelled ? 'cancelled' : 'failed';
-      error = { code: cancelled ? 'CANCELLED' : errorCodeOf(thrown), message: describeError(thrown) };
-      throw thrown;
-    } finally {
-      if (!completed && !error) {
-        // The caller stopped iterating: the run ends here.
-        status = 'cancelled';
-        error = { code: 'CANCELLED', message: 'The caller stopped reading the run' };
-      }
-      await this.finish(active, status, error);
-    }
+      },
+      end: async (completed, thrown) => {
+        if (completed) {
+          if (status === 'succeeded' && pending.size > 0) status = 'paused';
+          if (status === 'succeeded' && active.controller.signal.aborted) {
+            status = 'cancelled';
+            error = { code: 'CANCELLED', message: 'The run was cancelled' };
+          }
+        } else if (thrown !== undefined) {
+          const cancelled = active.controller.signal.aborted;
+          status = cancelled ? 'cancelled' : 'failed';
+          error = { code: cancelled ? 'CANCELLED' : errorCodeOf(thrown), message: describeError(thrown) };
+        } else if (!error) {
+          // The caller stopped iterating: the run ends here.
+          status = 'cancelled';
+          error = { code: 'CANCELLED', message: 'The caller stopped reading the run' };
+        }
+        await this.finish(active, status, error);
+      },
+    };
   }
 
   /**
