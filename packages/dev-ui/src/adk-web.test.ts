@@ -1,19 +1,21 @@
 /// <reference lib="dom" />
 // The web UI as users meet it: `adk web apps/examples` (the repo's `npm start`) as a child process,
 // on a temporary data folder, with the offline demo model; Chromium drives the page.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdkWebProcess,
+  EXAMPLES,
+  startAdkWeb as startWebProcess,
+} from './__fixtures__/adk-web-process.js';
 import { browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
-const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
-const EXAMPLES = join(repo, 'apps', 'examples');
 const outDir = join(pkgDir, 'test-output', 'adk-web');
 
 const unavailable = browserSuiteSkip('adk web browser tests', {
@@ -26,7 +28,7 @@ const unavailable = browserSuiteSkip('adk web browser tests', {
 });
 
 let dataDir: string;
-let child: ChildProcess | undefined;
+let adkWeb: AdkWebProcess | undefined;
 let base = '';
 let port = 0;
 let firstSession = '';
@@ -35,53 +37,16 @@ let page: Page;
 const shot = screenshots(outDir, () => page);
 const { send, running, idle } = ui(() => page);
 
-/** Starts `adk web` and resolves with its URL once it listens. */
+/** Starts `adk web` (on the same port again after a restart) and resolves once it listens. */
 async function startAdkWeb(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ADK_MODEL: '' };
-  for (const key of [
-    'GEMINI_API_KEY',
-    'GOOGLE_API_KEY',
-    'ANTHROPIC_API_KEY',
-    'OPENAI_API_KEY',
-    'DATABASE_URL',
-  ])
-    delete env[key];
-  const proc = spawn(
-    process.execPath,
-    [CLI, 'web', EXAMPLES, '--port', String(port), '--data-dir', dataDir],
-    {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child = proc;
-  let output = '';
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`adk web did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        port = Number(match[2]);
-        resolve(match[1]);
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`adk web exited with ${code}:\n${output}`)));
-  });
+  adkWeb = await startWebProcess(EXAMPLES, dataDir, port);
+  base = adkWeb.url;
+  port = adkWeb.port;
 }
 
 async function stopAdkWeb(): Promise<void> {
-  const proc = child;
-  child = undefined;
-  if (!proc || proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGINT');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  await adkWeb?.stop();
+  adkWeb = undefined;
 }
 
 describe.skipIf(unavailable)('adk web with the example apps, in Chromium', { timeout: 60_000 }, () => {

@@ -2,20 +2,22 @@
 // Live voice in the web UI as users meet it: `adk web apps/examples` (the repo's `npm start`) on the
 // offline demo model, Chromium with a fake microphone that plays a WAV written here (a tone, then a
 // pause, looped). The page streams the microphone to /run_live and plays the spoken answer.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdkWebProcess,
+  EXAMPLES,
+  startAdkWeb as startWebProcess,
+} from './__fixtures__/adk-web-process.js';
 import { browserSuiteSkip, CHROMIUM, screenshots } from './__fixtures__/browser.js';
 import { writeToneWav } from './__fixtures__/wav.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
-const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
-const EXAMPLES = join(repo, 'apps', 'examples');
 const outDir = join(pkgDir, 'test-output', 'live-voice');
 
 const unavailable = browserSuiteSkip('live voice browser tests', {
@@ -28,53 +30,20 @@ const unavailable = browserSuiteSkip('live voice browser tests', {
 });
 
 let tmp: string;
-let child: ChildProcess | undefined;
+let adkWeb: AdkWebProcess | undefined;
 let base = '';
 let browser: Browser;
 let page: Page;
 const shot = screenshots(outDir, () => page);
 
 async function startAdkWeb(dataDir: string): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ADK_MODEL: '', ADK_LIVE_MODEL: '' };
-  for (const key of [
-    'GEMINI_API_KEY',
-    'GOOGLE_API_KEY',
-    'ANTHROPIC_API_KEY',
-    'OPENAI_API_KEY',
-    'DATABASE_URL',
-  ])
-    delete env[key];
-  const proc = spawn(process.execPath, [CLI, 'web', EXAMPLES, '--port', '0', '--data-dir', dataDir], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  let output = '';
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`adk web did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`adk web exited with ${code}:\n${output}`)));
-  });
+  adkWeb = await startWebProcess(EXAMPLES, dataDir);
+  base = adkWeb.url;
 }
 
 async function stopAdkWeb(): Promise<void> {
-  const proc = child;
-  child = undefined;
-  if (!proc || proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGINT');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  await adkWeb?.stop();
+  adkWeb = undefined;
 }
 
 const panel = () => page.getByRole('region', { name: 'Live conversation' });

@@ -2,19 +2,21 @@
 // A graph workflow in the web UI as users meet it: `adk web apps/examples` as a child process on
 // a temporary data folder (offline demo model), Chromium driving the `refund_flow` app: the Graph
 // tab draws its routes and join, its question shows as a form, and answering it ends the run.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdkWebProcess,
+  EXAMPLES,
+  startAdkWeb as startWebProcess,
+} from './__fixtures__/adk-web-process.js';
 import { browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
-const CLI = join(repo, 'packages', 'cli', 'bin', 'adk.js');
-const EXAMPLES = join(repo, 'apps', 'examples');
 const outDir = join(pkgDir, 'test-output', 'workflow-web');
 
 const unavailable = browserSuiteSkip('workflow browser tests', {
@@ -27,7 +29,7 @@ const unavailable = browserSuiteSkip('workflow browser tests', {
 });
 
 let dataDir: string;
-let child: ChildProcess | undefined;
+let adkWeb: AdkWebProcess | undefined;
 let base = '';
 let browser: Browser;
 let page: Page;
@@ -35,46 +37,13 @@ const shot = screenshots(outDir, () => page);
 const { send, idle } = ui(() => page);
 
 async function startAdkWeb(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ADK_MODEL: '' };
-  for (const key of [
-    'GEMINI_API_KEY',
-    'GOOGLE_API_KEY',
-    'ANTHROPIC_API_KEY',
-    'OPENAI_API_KEY',
-    'DATABASE_URL',
-  ])
-    delete env[key];
-  const proc = spawn(process.execPath, [CLI, 'web', EXAMPLES, '--port', '0', '--data-dir', dataDir], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  let output = '';
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`adk web did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`adk web exited with ${code}:\n${output}`)));
-  });
+  adkWeb = await startWebProcess(EXAMPLES, dataDir);
+  base = adkWeb.url;
 }
 
 async function stopAdkWeb(): Promise<void> {
-  const proc = child;
-  child = undefined;
-  if (!proc || proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGINT');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  await adkWeb?.stop();
+  adkWeb = undefined;
 }
 
 const node = (name: string) => page.locator(`.graph g.node[data-node="${name}"]`);
