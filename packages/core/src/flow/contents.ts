@@ -2,6 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
 import type { Event } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import { presentOtherAgentTurn } from './adk-prompts.js';
 
 export type IncludeContents = 'default' | 'none';
 
@@ -33,23 +34,14 @@ function stripInternal(content: Content): Content | undefined {
   return parts.length > 0 ? { ...content, parts } : undefined;
 }
 
-/** Another agent's turn, re-phrased as user-side context ("[agent] said: …"). */
-function asContext(event: Event, content: Content): Content {
-  const parts: Part[] = [{ text: 'For context:' }];
-  for (const part of content.parts) {
-    if (part.thought) continue;
-    if (part.text !== undefined) parts.push({ text: `[${event.author}] said: ${part.text}` });
-    else if (part.functionCall) {
-      parts.push({
-        text: `[${event.author}] called tool \`${part.functionCall.name}\` with parameters: ${JSON.stringify(part.functionCall.args)}`,
-      });
-    } else if (part.functionResponse) {
-      parts.push({
-        text: `[${event.author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}`,
-      });
-    } else parts.push(part);
-  }
-  return { role: 'user', parts };
+/**
+ * Whether a part gives the model nothing (ADK leaves events made only of such parts out): no text,
+ * data, call or response, or a thought (unless it carries a signature the model needs back).
+ */
+function isInvisible(part: Part): boolean {
+  if (part.functionCall || part.functionResponse || part.thoughtSignature) return false;
+  if (part.thought) return true;
+  return !(part.text || part.inlineData || part.fileData || part.executableCode || part.codeExecutionResult);
 }
 
 /**
@@ -175,7 +167,7 @@ function addEvent(
   contents: Content[],
   rephrased: Set<string>,
 ): void {
-  if (event.partial || !event.content || event.content.parts.length === 0) return;
+  if (event.partial || !event.content || event.content.parts.every(isInvisible)) return;
   if (!isVisibleFromBranch(event.branch, branch)) return;
   const content = stripInternal(event.content);
   if (!content) return;
@@ -192,7 +184,8 @@ function addEvent(
     contents.push(content);
   } else {
     for (const p of content.parts) if (p.functionCall) rephrased.add(p.functionCall.id);
-    contents.push(asContext(event, content));
+    const context = presentOtherAgentTurn(event.author, content);
+    if (context) contents.push(context);
   }
 }
 
