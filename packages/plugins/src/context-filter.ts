@@ -3,6 +3,8 @@ import {
   type CallbackContext,
   ConfigError,
   type Content,
+  isDynamicInstructionContent,
+  isOtherAgentContext,
   type Plugin,
   safeCut,
 } from '@adk/core';
@@ -22,8 +24,9 @@ export interface ContextFilterPluginOptions {
 function isInvocationStart(content: Content): boolean {
   if (content.role !== 'user' || content.parts.length === 0) return false;
   if (content.parts.some((p) => p.functionResponse)) return false;
-  // Other agents' turns are re-phrased by core as user contents starting with "For context:".
-  return content.parts[0]?.text !== 'For context:';
+  // Other agents' turns (re-phrased as "For context:" user turns) and the instruction sent in
+  // contents beside a static instruction are user contents that start no invocation.
+  return !isOtherAgentContext(content) && !isDynamicInstructionContent(content);
 }
 
 /** The contents from the start of the last `n` invocations (a user message starts one). */
