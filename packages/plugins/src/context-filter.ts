@@ -29,13 +29,17 @@ function isInvocationStart(content: Content): boolean {
   return !isOtherAgentContext(content) && !isDynamicInstructionContent(content);
 }
 
-/** The contents from the start of the last `n` invocations (a user message starts one). */
+/**
+ * The contents from the start of the last `n` invocations (a user message starts one). The
+ * agent's instruction, when it travels in contents, is kept even if it stands before the cut.
+ */
 export function keepLastInvocations(contents: Content[], n: number): Content[] {
   if (n <= 0) return contents;
   let found = 0;
   for (let i = contents.length - 1; i >= 0; i--) {
     if (isInvocationStart(contents[i] as Content) && ++found === n) {
-      return contents.slice(safeCut(contents, i));
+      const cut = safeCut(contents, i);
+      return [...contents.slice(0, cut).filter(isDynamicInstructionContent), ...contents.slice(cut)];
     }
   }
   return contents;

@@ -374,6 +374,28 @@ describe('how the system instruction is assembled', () => {
     ]);
   });
 
+  it('after a function response the instruction sent in contents comes last, never between a call and its response', async () => {
+    const lookup = new FunctionTool({
+      name: 'lookup',
+      description: '',
+      parameters: z.object({}),
+      execute: () => ({ found: true }),
+    });
+    const model = new ScriptedModel([functionCallResponse('lookup', {}), 'done']);
+    await runAgent(
+      new LlmAgent({ name: 'a', model, tools: [lookup], staticInstruction: 'S.', instruction: 'D.' }),
+      'go',
+    );
+    const shape = model.requests[1]!.contents.map((c) =>
+      c.parts[0]?.functionCall ? 'call' : c.parts[0]?.functionResponse ? 'response' : c.parts[0]?.text,
+    );
+    expect(shape.slice(0, 3)).toEqual(['go', 'call', 'response']);
+    expect(shape[3]).toMatch(
+      /^The text between <<<BEGIN_SYSTEM_INSTRUCTION>>>[\s\S]*\nD\.\n<<<END_SYSTEM_INSTRUCTION>>>$/,
+    );
+    expect(shape).toHaveLength(4);
+  });
+
   it('an output schema without tools is asked for in the config only', async () => {
     const model = new ScriptedModel(['{"n":1}']);
     await runAgent(new LlmAgent({ name: 'json', model, outputSchema: z.object({ n: z.number() }) }), 'hi');

@@ -145,16 +145,18 @@ export function isDynamicInstructionContent(content: Content): boolean {
 }
 
 /**
- * Inserts instruction contents before the last run of user contents (at the start when every
- * content is the user's), where ADK puts them.
+ * Inserts instruction contents where ADK puts them: before the last run of user contents, but
+ * never before a function response (after the last model turn or function response).
  */
 export function insertBeforeLastUserRun(contents: Content[], inserted: Content[]): void {
-  let at = 0;
+  let at = contents.length;
   for (let i = contents.length - 1; i >= 0; i--) {
-    if ((contents[i] as Content).role !== 'user') {
+    const content = contents[i] as Content;
+    if (content.role !== 'user' || content.parts.some((p) => p.functionResponse)) {
       at = i + 1;
       break;
     }
+    at = i;
   }
   contents.splice(at, 0, ...inserted);
 }
