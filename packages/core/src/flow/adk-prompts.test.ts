@@ -319,6 +319,42 @@ describe('"For context:" — other agents’ turns in contents', () => {
   });
 });
 
+describe("includeContents: 'none' — where the current turn starts (as ADK)", () => {
+  it('in a pipeline, the turn starts at the previous agent’s reply', async () => {
+    const secondModel = new ScriptedModel(['second done']);
+    await runAgent(
+      new SequentialAgent({
+        name: 'seq',
+        subAgents: [
+          new LlmAgent({ name: 'first', model: new ScriptedModel(['draft']) }),
+          new LlmAgent({ name: 'second', model: secondModel, includeContents: 'none' }),
+        ],
+      }),
+      'write',
+    );
+    expect(secondModel.requests[0]!.contents).toEqual([
+      { role: 'user', parts: [{ text: PREAMBLE }, { text: `[first] said:\n${quoted('draft')}` }] },
+    ]);
+  });
+
+  it('after a transfer, the turn starts at the user’s message, and the transfer stays as context', async () => {
+    const billingModel = new ScriptedModel(['paid']);
+    const desk = new LlmAgent({
+      name: 'desk',
+      model: new ScriptedModel([functionCallResponse('transfer_to_agent', { agent_name: 'billing' })]),
+      subAgents: [new LlmAgent({ name: 'billing', model: billingModel, includeContents: 'none' })],
+    });
+    await runAgent(desk, 'invoice?');
+    const contents = billingModel.requests[0]!.contents;
+    expect(contents[0]).toEqual({ role: 'user', parts: [{ text: 'invoice?' }] });
+    expect(contents.map((c) => c.parts[1]?.text?.split('\n')[0])).toEqual([
+      undefined,
+      '[desk] called tool `transfer_to_agent` with parameters:',
+      '[desk] `transfer_to_agent` tool returned result:',
+    ]);
+  });
+});
+
 describe('how the system instruction is assembled', () => {
   it('global, instruction, identity and transfer text are joined by blank lines in ADK’s order', async () => {
     const model = new ScriptedModel(['ok']);

@@ -2,7 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
 import type { Event } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import { presentOtherAgentTurn } from './adk-prompts.js';
+import { presentOtherAgentTurn, TRANSFER_TOOL_NAME } from './adk-prompts.js';
 
 export type IncludeContents = 'default' | 'none';
 
@@ -153,10 +153,47 @@ function wellPaired(contents: Content[], start = 0): boolean {
   return true;
 }
 
-function hasUserText(event: Event): boolean {
+/** A transfer: its call, or the response that carries the transfer action. */
+function isTransfer(event: Event): boolean {
   return (
-    event.author === 'user' && (event.content?.parts.some((p) => p.text !== undefined && !p.thought) ?? false)
+    event.actions.transferToAgent !== undefined ||
+    (event.content?.parts.some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME) ?? false)
   );
+}
+
+/** A tool result the user posted back (a long-running tool finished): it continues a turn. */
+function isSubmittedResult(event: Event): boolean {
+  return event.author === 'user' && (event.content?.parts.some((p) => p.functionResponse) ?? false);
+}
+
+/**
+ * Where the current turn starts, as ADK finds it for `includeContents: 'none'`: the latest event
+ * sent to the model that the user or another agent authored, other than a transfer or a posted-back
+ * tool result — and never after a call whose posted-back result is in the turn. -1 when none.
+ */
+function currentTurnStart(events: Event[], agentName: string, branch: string | undefined): number {
+  const unmatched = new Set<string>();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    for (const p of event.content?.parts ?? []) if (p.functionCall) unmatched.delete(p.functionCall.id);
+    const submitted = isSubmittedResult(event);
+    if (submitted)
+      for (const p of event.content?.parts ?? [])
+        if (p.functionResponse) unmatched.add(p.functionResponse.id);
+    if (
+      unmatched.size === 0 &&
+      !submitted &&
+      event.author !== agentName &&
+      !event.partial &&
+      event.content &&
+      !event.content.parts.every(isInvisible) &&
+      isVisibleFromBranch(event.branch, branch) &&
+      stripInternal(event.content) &&
+      !isTransfer(event)
+    )
+      return i;
+  }
+  return -1;
 }
 
 /** Adds one event's turn to the history being built (re-phrasing other agents' turns). */
@@ -279,9 +316,7 @@ export function buildContents(
   }
   let events = all;
   if (include === 'none') {
-    // Only the current turn: from the latest user message with text on.
-    let start = events.length - 1;
-    while (start >= 0 && !hasUserText(events[start] as Event)) start--;
+    const start = currentTurnStart(events, agentName, ctx.branch);
     events = start >= 0 ? events.slice(start) : [];
   }
   events = applyCompactions(events, ctx.branch);
