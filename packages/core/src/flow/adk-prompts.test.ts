@@ -442,6 +442,23 @@ describe('how the system instruction is assembled', () => {
   });
 });
 
+describe('request config', () => {
+  it('every model call is labelled with the calling agent, unless a label already names it', async () => {
+    const model = new ScriptedModel(['a', 'b']);
+    await runAgent(new LlmAgent({ name: 'labelled', model }), 'hi');
+    expect(model.requests[0]?.config.labels).toEqual({ adk_agent_name: 'labelled' });
+    await runAgent(
+      new LlmAgent({
+        name: 'labelled',
+        model,
+        generateConfig: { labels: { adk_agent_name: 'mine', team: 'x' } },
+      }),
+      'hi',
+    );
+    expect(model.requests[1]?.config.labels).toEqual({ adk_agent_name: 'mine', team: 'x' });
+  });
+});
+
 describe('built-in tools as ADK declares them', () => {
   it('exit_loop has ADK’s description and no parameters', () => {
     expect(exitLoopTool.declaration()).toEqual({

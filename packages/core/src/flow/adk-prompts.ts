@@ -7,6 +7,9 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import type { Content, Part } from '../events/content.js';
 
+/** The label ADK puts on every model call: the calling agent's name. */
+export const AGENT_NAME_LABEL = 'adk_agent_name';
+
 /** System instruction pieces are joined with a blank line, as ADK's `append_instructions`. */
 export const INSTRUCTION_SEPARATOR = '\n\n';
 

@@ -32,6 +32,7 @@ import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
 import {
+  AGENT_NAME_LABEL,
   dynamicInstructionContent,
   INSTRUCTION_SEPARATOR,
   identityInstruction,
@@ -200,6 +201,9 @@ async function* callModel(
   const shortCircuit =
     (await ctx.pluginManager.beforeModel(beforeArgs)) ?? (await firstResult(hooks.beforeModel, beforeArgs));
   if (shortCircuit) return { response: shortCircuit };
+  // As ADK: the agent's name as a label of the model call (Vertex AI bills per label).
+  if (request.config.labels?.[AGENT_NAME_LABEL] === undefined)
+    request.config.labels = { ...request.config.labels, [AGENT_NAME_LABEL]: agent.name };
 
   const trace = startSpan('call_llm', ctx.trace, () => ({
     [GenAi.operationName]: 'chat',
