@@ -3,8 +3,13 @@ import { AppLoadError } from './errors.js';
 
 /** Apps found at run time, e.g. one module per folder (the CLI's loader). */
 export interface AdkAppLoader {
-  /** The names of the apps that can be loaded. */
+  /** The names of the apps that can be loaded (what `list-apps` answers). */
   list(): Promise<string[]>;
+  /**
+   * Optional: whether `name` is an app, listed or not. Lets a loader serve apps that `list()` leaves
+   * out, such as the CLI's builder drafts; without it, `list()` decides.
+   */
+  has?(name: string): boolean | Promise<boolean>;
   /** Loads one app's root agent. Failures are AdkErrors that name the file. */
   load(name: string): Promise<BaseAgent>;
   /** What the app is written in, for `list-apps?detailed=true` (`yaml` for Agent Config apps; default `typescript`). */
@@ -49,6 +54,8 @@ export class AppRegistry {
   async has(name: string): Promise<boolean> {
     if (this.fixed) return this.fixed.has(name);
     if (this.runners.has(name)) return true;
+    const loader = this.apps as AdkAppLoader;
+    if (loader.has) return await loader.has(name);
     return (await this.names()).includes(name);
   }
 
