@@ -137,6 +137,25 @@ describe('builder routes', () => {
     expect(readFileSync(join(app, 'root_agent.yaml'), 'utf8')).toBe(ROOT);
   });
 
+  it('reloads the draft, not the app, when a draft file changes on disk', async () => {
+    const revisions = async () =>
+      ((await (await fetch(`${url}/dev/reload`)).json()) as { apps: Record<string, { revision: number }> })
+        .apps;
+    const before = (await revisions()).greeter?.revision;
+    expect(await (await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', edited]])).json()).toBe(
+      true,
+    );
+    writeFileSync(
+      join(app, 'tmp', 'greeter', 'root_agent.yaml'),
+      ROOT.replace('Greet the user.', 'Greet the user in Italian.'),
+    );
+    await expect
+      .poll(() => reply('Hello', '__draft__greeter'), { timeout: 10_000, interval: 200 })
+      .toContain('Greet the user in Italian.');
+    expect((await revisions()).greeter?.revision).toBe(before);
+    await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
+  });
+
   it('answers 400 when a draft is written but does not load, and names the problem', async () => {
     const response = await upload('/builder/save?tmp=true', [
       ['greeter/root_agent.yaml', `${ROOT}tools:\n  - name: greeter.tools.missing\n`],
