@@ -118,6 +118,13 @@ describe.skipIf(unavailable)('the Builder in adk web, in Chromium', { timeout: 9
     expect(await button('Try it').isDisabled()).toBe(true);
     expect(await button('Save').isDisabled()).toBe(true);
     await shot('schema-error');
+    // A problem clicked puts the YAML's cursor on it.
+    await problems().getByRole('button', { name: /include_contents/ }).click();
+    const caret = await yamlBox().evaluate((box: HTMLTextAreaElement) => {
+      const before = box.value.slice(0, box.selectionStart).split('\n');
+      return [document.activeElement === box, before.length, (before.at(-1)?.length ?? 0) + 1];
+    });
+    expect(caret).toEqual([true, 5, 19]);
 
     await yamlBox().fill(good.replace('name: greeter\n', ''));
     await problems().getByText('the required key "name" is missing').waitFor();
@@ -178,11 +185,24 @@ describe.skipIf(unavailable)('the Builder in adk web, in Chromium', { timeout: 9
     await button('Try it').click();
     await banner().waitFor();
     await answerQuotes('Hallo', 'Greet the user in German.');
+    // A draft outlives the page: reopened, the Builder shows it (and the chat is the app's again).
+    await page.reload();
+    await page.getByRole('tab', { name: 'Builder' }).click();
+    await page.getByRole('status').filter({ hasText: 'A draft is saved, not the app.' }).waitFor();
+    expect(await instruction().inputValue()).toBe('Greet the user in German.');
+    expect(await banner().count()).toBe(0);
     await button('Cancel').click();
     await page.getByText('Draft discarded.').waitFor();
     expect(await banner().count()).toBe(0);
     expect(await instruction().inputValue()).toBe('Greet the user in French.');
     expect(existsSync(join(appDir, 'tmp'))).toBe(false);
+    // The draft's sessions went with it: a new draft has none.
+    const form = new FormData();
+    form.append('files', new File([ROOT], 'greeter/root_agent.yaml'));
+    await fetch(`${adkWeb?.url}/builder/save?tmp=true`, { method: 'POST', body: form });
+    const sessions = await fetch(`${adkWeb?.url}/apps/__draft__greeter/users/user/sessions`);
+    expect(await sessions.json()).toEqual([]);
+    await fetch(`${adkWeb?.url}/builder/app/greeter/cancel`, { method: 'POST' });
     await answerQuotes('Hello once more', 'Greet the user in French.');
     await shot('cancelled');
   });

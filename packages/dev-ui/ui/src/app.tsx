@@ -298,17 +298,21 @@ export function App() {
   }, [picked, stop]);
   const leaveDraft = useCallback(
     (note?: string) => {
-      stop();
-      setTrying(undefined);
-      setSessionId(undefined);
+      if (trying) {
+        stop();
+        setTrying(undefined);
+        setSessionId(undefined);
+      }
       setNotice(note ? { kind: 'info', text: note } : undefined);
     },
-    [stop],
+    [stop, trying],
   );
   const builder = useMemo(
     () =>
-      yamlApp && picked ? { app: picked, trying: !!trying, onTry: tryDraft, onLeave: leaveDraft } : undefined,
-    [yamlApp, picked, trying, tryDraft, leaveDraft],
+      yamlApp && picked
+        ? { app: picked, user, version: appVersion, trying: !!trying, onTry: tryDraft, onLeave: leaveDraft }
+        : undefined,
+    [yamlApp, picked, user, appVersion, trying, tryDraft, leaveDraft],
   );
 
   useEffect(() => {

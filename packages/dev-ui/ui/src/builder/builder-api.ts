@@ -58,6 +58,26 @@ export const builderApi = {
       throw new BuilderError('The server did not save the files.');
   },
 
+  /** Whether `adk web` holds a draft of the app (it serves one as `draftAppName(app)`). */
+  async hasDraft(app: string): Promise<boolean> {
+    try {
+      const res = await apiFetch(`/apps/${enc(draftAppName(app))}/app-info`);
+      // A draft that fails to load is a draft too (500); no draft is 404.
+      return res.status !== 404 && res.status !== 400;
+    } catch {
+      return false;
+    }
+  },
+
+  /** Deletes the user's sessions with the draft (before it goes: they can no longer be opened after). */
+  async deleteDraftSessions(app: string, user: string): Promise<void> {
+    const base = `/apps/${enc(draftAppName(app))}/users/${enc(user)}/sessions`;
+    const res = await apiFetch(base);
+    if (!res.ok) return;
+    const sessions = (await res.json()) as { id: string }[];
+    await Promise.all(sessions.map((s) => apiFetch(`${base}/${enc(s.id)}`, { method: 'DELETE' })));
+  },
+
   /** Drops the draft. */
   async cancel(app: string): Promise<void> {
     const res = await apiFetch(`/dev/apps/${enc(app)}/builder/cancel`, { method: 'POST' });

@@ -1,5 +1,5 @@
 import './builder.css';
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   AGENT_CLASSES,
   type AnalyzedFile,
@@ -28,15 +28,15 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** root_agent.yaml and every agent file it names, directly or through other files. */
-async function loadTree(app: string): Promise<{ files: Files }> {
+/** root_agent.yaml and every agent file it names, directly or through other files (of the draft: `tmp`). */
+async function loadTree(app: string, tmp: boolean): Promise<{ files: Files }> {
   const files: Files = {};
   const missing: string[] = [];
   const queue = [ROOT_FILE];
   while (queue.length > 0 && Object.keys(files).length < MAX_FILES) {
     const path = queue.shift() as string;
     if (path in files || missing.includes(path)) continue;
-    const text = await builderApi.read(app, path);
+    const text = await builderApi.read(app, path, tmp);
     if (text === '' && path !== ROOT_FILE) {
       missing.push(path);
       continue;
@@ -62,7 +62,7 @@ function problemLine(p: Problem): string {
  * **Try it** saves a draft and hands the chat to it; **Save** writes the app's files; **Cancel**
  * drops the draft and the unsaved edits.
  */
-export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
+export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: BuilderTarget) {
   const [saved, setSaved] = useState<Files | undefined>();
   const [files, setFiles] = useState<Files>({});
   const [current, setCurrent] = useState(ROOT_FILE);
@@ -75,12 +75,14 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
   // A draft this page saved (it stays on the server after "Back", until Save or Cancel).
   const [drafted, setDrafted] = useState(false);
 
+  // The saved files; a draft left from before (this page was reloaded meanwhile) opens on top of them.
   const load = useCallback(async () => {
     setLoadError(undefined);
     try {
-      const tree = await loadTree(app);
-      setSaved(tree.files);
-      setFiles(tree.files);
+      const [stored, draft] = await Promise.all([loadTree(app, false), builderApi.hasDraft(app)]);
+      setSaved(stored.files);
+      setFiles(draft ? (await loadTree(app, true)).files : stored.files);
+      setDrafted(draft);
       setCurrent(ROOT_FILE);
     } catch (error) {
       setLoadError(message(error));
@@ -90,6 +92,15 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
   useEffect(() => {
     void load();
   }, [load]);
+
+  // The app was reloaded (its files changed on disk, or a save): read them again unless edited here.
+  const clean = useRef(true);
+  const firstVersion = useRef(version);
+  useEffect(() => {
+    if (version === firstVersion.current) return;
+    firstVersion.current = version;
+    if (clean.current) void load();
+  }, [version, load]);
 
   const analyzed = useMemo(() => {
     const out: Record<string, AnalyzedFile> = {};
@@ -127,9 +138,29 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
     () => !!saved && tree.some((path) => saved[path] !== files[path]),
     [saved, files, tree],
   );
+  clean.current = !dirty && !drafted && !busy;
   useEffect(() => {
     if (!tree.includes(current)) setCurrent(ROOT_FILE);
   }, [tree, current]);
+
+  // A problem clicked: its file opens and the YAML's cursor goes to its line and column.
+  const yamlBox = useRef<HTMLTextAreaElement>(null);
+  const [jump, setJump] = useState<Problem | undefined>();
+  const showProblem = (p: Problem) => {
+    setCurrent(p.file);
+    setJump(p);
+  };
+  useEffect(() => {
+    const box = yamlBox.current;
+    if (!jump || jump.file !== current || !box) return;
+    setJump(undefined);
+    const lines = box.value.split('\n');
+    let offset = 0;
+    for (let i = 0; i < (jump.line ?? 1) - 1 && i < lines.length; i++) offset += (lines[i]?.length ?? 0) + 1;
+    offset = Math.min(offset + (jump.col ?? 1) - 1, box.value.length);
+    box.focus();
+    box.setSelectionRange(offset, offset);
+  }, [jump, current]);
 
   const text = files[current] ?? '';
   const info = analyzed[current];
@@ -159,20 +190,26 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
       setDrafted(true);
       onTry();
     });
+  const dropDraftSessions = async () => {
+    if (drafted) await builderApi.deleteDraftSessions(app, user).catch(() => {});
+  };
   const save = () =>
     act('save', async () => {
-      await builderApi.save(app, upload(), false);
-      setSaved({ ...files });
+      const written = upload();
+      await dropDraftSessions();
+      await builderApi.save(app, written, false);
+      setSaved(Object.fromEntries(written.map((f) => [f.path, f.text])));
       setDrafted(false);
       onLeave(`Saved ${app}: the next run uses it.`);
     });
   const cancel = () =>
     act('cancel', async () => {
+      await dropDraftSessions();
       await builderApi.cancel(app);
       setDrafted(false);
       if (saved) setFiles(saved);
       setCurrent(ROOT_FILE);
-      if (trying) onLeave('Draft discarded.');
+      onLeave('Draft discarded.');
     });
 
   const addTool = () => {
@@ -247,7 +284,13 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
             Cancel
           </button>
           <span class="muted small" role="status">
-            {trying ? 'The chat is trying the draft.' : dirty ? 'Unsaved changes.' : 'Saved.'}
+            {trying
+              ? 'The chat is trying the draft.'
+              : drafted
+                ? 'A draft is saved, not the app.'
+                : dirty
+                  ? 'Unsaved changes.'
+                  : 'Saved.'}
           </span>
         </div>
         {serverError ? (
@@ -261,7 +304,14 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
             <ul>
               {problems.map((p) => (
                 <li key={problemLine(p)} class={p.kind}>
-                  {problemLine(p)}
+                  <button
+                    type="button"
+                    class="link"
+                    title="Show it in the YAML"
+                    onClick={() => showProblem(p)}
+                  >
+                    {problemLine(p)}
+                  </button>
                 </li>
               ))}
             </ul>
@@ -512,6 +562,7 @@ export function BuilderPanel({ app, trying, onTry, onLeave }: BuilderTarget) {
       <label class="builder-yaml">
         <span>YAML of {current}</span>
         <textarea
+          ref={yamlBox}
           spellcheck={false}
           rows={14}
           value={text}

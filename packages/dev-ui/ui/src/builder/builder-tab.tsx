@@ -4,6 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 export interface BuilderTarget {
   /** The YAML app. */
   app: string;
+  /** The chat's user (the draft's sessions are deleted with the draft). */
+  user: string;
+  /** Changes when `adk web` reloaded the app: files changed on disk are read again (unless edited here). */
+  version: number;
   /** True while the chat talks to the app's draft. */
   trying: boolean;
   /** The draft was saved: chat with it. */
