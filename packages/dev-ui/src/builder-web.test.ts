@@ -119,7 +119,9 @@ describe.skipIf(unavailable)('the Builder in adk web, in Chromium', { timeout: 9
     expect(await button('Save').isDisabled()).toBe(true);
     await shot('schema-error');
     // A problem clicked puts the YAML's cursor on it.
-    await problems().getByRole('button', { name: /include_contents/ }).click();
+    await problems()
+      .getByRole('button', { name: /include_contents/ })
+      .click();
     const caret = await yamlBox().evaluate((box: HTMLTextAreaElement) => {
       const before = box.value.slice(0, box.selectionStart).split('\n');
       return [document.activeElement === box, before.length, (before.at(-1)?.length ?? 0) + 1];
