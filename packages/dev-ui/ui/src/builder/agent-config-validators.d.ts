@@ -15,3 +15,9 @@ declare module 'virtual:agent-config-validators' {
   export const WorkflowConfig: Validate;
   export const definitions: string[];
 }
+
+// Text of a YAML file, as Vite's `?raw` imports it (the Builder's tests read the example app so).
+declare module '*.yaml?raw' {
+  const text: string;
+  export default text;
+}

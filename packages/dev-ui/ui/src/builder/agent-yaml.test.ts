@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import exampleAdvisor from '../../../../../apps/examples/weather_desk/packing_advisor.yaml?raw';
+import exampleRoot from '../../../../../apps/examples/weather_desk/root_agent.yaml?raw';
 import { addItem, analyze, referencedFiles, removeItem, resolveFrom, setField } from './agent-yaml.js';
 
 const ROOT = '# the greeter\nname: greeter # its name\ninstruction: Greet the user.\n';
@@ -51,5 +53,12 @@ describe('the Builder’s YAML', () => {
     ).data;
     expect(referencedFiles('agents/team.yaml', data)).toEqual(['agents/helper.yaml', 'tool_agent.yaml']);
     expect(resolveFrom('root_agent.yaml', './x/../y.yaml')).toBe('y.yaml');
+  });
+
+  it('accepts the YAML example app as it is (the validators match the loader’s schema)', () => {
+    const root = analyze('root_agent.yaml', exampleRoot);
+    expect(root.problems).toEqual([]);
+    expect(referencedFiles('root_agent.yaml', root.data)).toEqual(['packing_advisor.yaml']);
+    expect(analyze('packing_advisor.yaml', exampleAdvisor).problems).toEqual([]);
   });
 });
