@@ -14,6 +14,10 @@ mkdirSync(app, { recursive: true });
 mkdirSync(join(agents, 'other_app'));
 writeFileSync(join(app, 'root_agent.yaml'), ROOT);
 writeFileSync(join(agents, 'other_app', 'tools.ts'), 'export const secret = 1;\n');
+// The app's code may import from outside its folder (a shared module), as the examples do.
+mkdirSync(join(agents, 'shared'));
+writeFileSync(join(agents, 'shared', 'mark.ts'), 'export function mark() {\n  return undefined;\n}\n');
+writeFileSync(join(app, 'callbacks.ts'), "export { mark } from '../shared/mark.js';\n");
 mkdirSync(join(agents, 'broken'));
 writeFileSync(
   join(agents, 'broken', 'root_agent.yaml'),
@@ -153,6 +157,14 @@ describe('builder routes', () => {
       .poll(() => reply('Hello', '__draft__greeter'), { timeout: 10_000, interval: 200 })
       .toContain('Greet the user in Italian.');
     expect((await revisions()).greeter?.revision).toBe(before);
+    await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
+  });
+
+  it('runs a draft on the app’s own code, whose modules import from outside the app folder', async () => {
+    const withCallback = `${edited}before_agent_callbacks:\n  - name: greeter.callbacks.mark\n`;
+    const saved = await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', withCallback]]);
+    expect(await saved.json()).toBe(true);
+    expect(await reply('Hello', '__draft__greeter')).toContain('Greet the user in French.');
     await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
   });
 

@@ -329,7 +329,13 @@ export class AppLoader {
         );
       }
       const version = this.reloadable && esm ? ++this.versions : undefined;
-      const agent = await loadAgentModule(entry, version === undefined ? {} : { version });
+      const draftOf = appOfDraft(name);
+      // A draft is the app's YAML edited in the builder: the code it names is the app's own (a copy
+      // in the draft folder would break the relative imports of the app's modules).
+      const agent =
+        draftOf === undefined
+          ? await loadAgentModule(entry, version === undefined ? {} : { version })
+          : await loadConfigAgent(entry, version, this.folderOf(draftOf));
       // Any earlier attempt (a version served, or a failure shown) makes this a new version.
       this.states.set(name, {
         revision: state === undefined ? 0 : state.revision + 1,
