@@ -15,9 +15,9 @@ mkdirSync(join(agents, 'other_app'));
 writeFileSync(join(app, 'root_agent.yaml'), ROOT);
 writeFileSync(join(agents, 'other_app', 'tools.ts'), 'export const secret = 1;\n');
 // The app's code may import from outside its folder (a shared module), as the examples do.
-mkdirSync(join(agents, 'shared'));
-writeFileSync(join(agents, 'shared', 'mark.ts'), 'export function mark() {\n  return undefined;\n}\n');
-writeFileSync(join(app, 'callbacks.ts'), "export { mark } from '../shared/mark.js';\n");
+mkdirSync(join(agents, 'common'));
+writeFileSync(join(agents, 'common', 'mark.ts'), 'export function mark() {\n  return undefined;\n}\n');
+writeFileSync(join(app, 'callbacks.ts'), "export { mark } from '../common/mark.js';\n");
 mkdirSync(join(agents, 'broken'));
 writeFileSync(
   join(agents, 'broken', 'root_agent.yaml'),
