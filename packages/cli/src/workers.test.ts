@@ -120,9 +120,11 @@ describe('workers on one Postgres', () => {
 
     // Kill a worker while it is inside the slow charge tool, start another; then once more.
     const killDuring = async (victim: AdkProcess) => {
-      const before = sideLines().filter((l) => l.startsWith('charge ')).length;
-      for (let i = 0; i < 400 && sideLines().filter((l) => l.startsWith('charge ')).length <= before + 2; i++)
-        await new Promise((r) => setTimeout(r, 25));
+      // The victim's own charge (400 ms long) has just started: the kill lands inside it.
+      const mine = () =>
+        sideLines().filter((l) => l.startsWith('charge ') && l.endsWith(` ${victim.child.pid}`));
+      const before = mine().length;
+      for (let i = 0; i < 800 && mine().length <= before; i++) await new Promise((r) => setTimeout(r, 10));
       victim.child.kill('SIGKILL');
       await victim.exited;
     };
@@ -208,7 +210,7 @@ describe('workers on one Postgres', () => {
     });
     const runUrl = (api: string) => `${api}/apps/shop/users/u/sessions/cancel-me/runs/${started.body.runId}`;
     for (let i = 0; i < 400; i++) {
-      if (sideLines().some((l) => l.startsWith('charge ') && l.endsWith(' cancel-me'))) break;
+      if (sideLines().some((l) => l.startsWith('charge ') && l.includes(' cancel-me '))) break;
       await new Promise((r) => setTimeout(r, 10));
     }
     const sentAt = Date.now();

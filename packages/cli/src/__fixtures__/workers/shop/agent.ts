@@ -4,7 +4,7 @@ import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import { z } from 'zod';
 
 // The side file the test reads: one line per model call ("model <tag> <step>") and per start of
-// the non-idempotent tool ("charge <call id>"), appended by whichever process runs the step.
+// the non-idempotent tool ("charge <call id> <tag> <pid>"), appended by whichever process runs the step.
 const SIDE_FILE = process.env.ADK_TEST_SIDE_FILE ?? '';
 const note = (line: string) => {
   if (SIDE_FILE) appendFileSync(SIDE_FILE, `${line}\n`);
@@ -35,7 +35,7 @@ export const rootAgent = new LlmAgent({
       description: 'charges the card (slow; never run twice)',
       parameters: z.object({ tag: z.string() }),
       execute: async ({ tag }, ctx) => {
-        note(`charge ${ctx.functionCallId} ${tag}`);
+        note(`charge ${ctx.functionCallId} ${tag} ${process.pid}`);
         await new Promise((resolve) => setTimeout(resolve, 400));
         return { charged: tag };
       },
