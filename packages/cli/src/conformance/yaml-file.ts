@@ -60,6 +60,15 @@ export class YamlFile {
   }
 
   private position(path: YamlPath): { line?: number; column?: number } {
+    // A key that should not be there is pointed at itself, not at its value.
+    const parent = path.length === 0 ? undefined : this.document.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1));
+      if (pair && isNode(pair.key) && pair.key.range) {
+        const pos = this.lines.linePos(pair.key.range[0]);
+        return { line: pos.line, column: pos.col };
+      }
+    }
     for (let depth = path.length; depth >= 0; depth--) {
       const node = depth === 0 ? this.document.contents : this.document.getIn(path.slice(0, depth), true);
       if (isNode(node) && node.range && (isMap(node) || isSeq(node) || isScalar(node))) {
@@ -73,5 +82,13 @@ export class YamlFile {
 
 /** YAML text in the layout ADK writes: two-space indent, keys in the order given, block strings. */
 export function toYaml(value: unknown): string {
-  return stringify(value, { indent: 2, lineWidth: 0, blockQuote: 'literal', aliasDuplicateObjects: false });
+  const text = stringify(value, {
+    indent: 2,
+    lineWidth: 0,
+    blockQuote: 'literal',
+    aliasDuplicateObjects: false,
+  });
+  // An empty line inside a block string is written as its indentation; as an empty line it reads
+  // the same, and files keep no trailing whitespace.
+  return text.replace(/^[ ]+$/gm, '');
 }
