@@ -177,7 +177,12 @@ function ownInstruction(request: LlmRequest): string | undefined {
   const sections = (request.systemInstruction ?? '').split('\n\n');
   const i = sections.findIndex((s) => s.startsWith('You are an agent.'));
   const next = i >= 0 ? sections[i + 1] : undefined;
-  if (!next || next.startsWith('You can hand the conversation')) return undefined;
+  if (
+    !next ||
+    next.startsWith('You can hand the conversation') ||
+    next.startsWith('You have a list of other agents')
+  )
+    return undefined;
   return next;
 }
 
@@ -219,7 +224,7 @@ export function planReply(request: LlmRequest): Plan {
     }
     let target: { name: string; score: number } | undefined;
     if (transfer && !transferred) {
-      for (const candidate of transferTargets(transfer)) {
+      for (const candidate of transferTargets(transfer, request)) {
         const description = targetDescription(request, candidate);
         const s = score(asked, `${candidate.replace(/_/g, ' ')} ${description}`);
         if (s > 0 && (!target || s > target.score)) target = { name: candidate, score: s };
@@ -250,15 +255,25 @@ export function planReply(request: LlmRequest): Plan {
   return { kind: 'text', text: parts.join('\n'), slow };
 }
 
-function transferTargets(tool: FunctionDeclaration): string[] {
+/** The agents `transfer_to_agent` may name: its enum, else the ones the instruction lists. */
+function transferTargets(tool: FunctionDeclaration, request: LlmRequest): string[] {
   const property = (tool.parameters?.properties as Record<string, { enum?: unknown[] }> | undefined)
     ?.agent_name;
-  return (property?.enum ?? []).filter((v): v is string => typeof v === 'string');
+  const listed = (property?.enum ?? []).filter((v): v is string => typeof v === 'string');
+  if (listed.length > 0) return listed;
+  return [...(request.systemInstruction ?? '').matchAll(/^Agent name: (.+)$/gm)].map((m) =>
+    (m[1] ?? '').trim(),
+  );
 }
 
+/** A target's description in the transfer instruction: `- name: …`, or ADK's `Agent name:`/`Agent description:` pair. */
 function targetDescription(request: LlmRequest, name: string): string {
-  const line = (request.systemInstruction ?? '').split('\n').find((l) => l.startsWith(`- ${name}: `));
-  return line ? line.slice(name.length + 4) : '';
+  const lines = (request.systemInstruction ?? '').split('\n');
+  const line = lines.find((l) => l.startsWith(`- ${name}: `));
+  if (line) return line.slice(name.length + 4);
+  const i = lines.findIndex((l) => l.trim() === `Agent name: ${name}`);
+  const next = i >= 0 ? lines[i + 1] : undefined;
+  return next?.startsWith('Agent description: ') ? next.slice('Agent description: '.length) : '';
 }
 
 /** An earlier demo reply quoted again (e.g. through outputKey state) without its notice. */
