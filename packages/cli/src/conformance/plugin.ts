@@ -8,7 +8,6 @@ import type {
   BeforeToolArgs,
   Event,
   GenerateOptions,
-  InvocationContext,
   Llm,
   LlmRequest,
   LlmResponse,
@@ -355,4 +354,3 @@ export function replayModelProvider(model: ReplayModel): ModelProvider {
   return { name: 'adk-conformance-replay', matches: () => true, create: () => model };
 }
 
-export type { InvocationContext };
