@@ -162,6 +162,8 @@ export class SqlSessionService extends SqlStore implements SessionService {
       this.logs?.delete(params);
       return undefined;
     }
+    // No events asked for (a check that the session exists, its state): the log is not read.
+    if (params.numRecentEvents !== undefined && params.numRecentEvents < 1) return this.toSession(row, []);
     if (!this.logs) return this.toSession(row, await this.selectEvents(params));
     const log = await this.currentLog(params, row, this.logs);
     let events =

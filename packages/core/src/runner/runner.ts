@@ -223,7 +223,7 @@ export class Runner {
   async startRun(params: StartRunParams): Promise<RunRecord> {
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
-    if (local) void drain(this.runs.execute(params, this.runBody, record));
+    if (local) void drain(this.runs.execute(params, this.runBody, record, true));
     return { ...record };
   }
 

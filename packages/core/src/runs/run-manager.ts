@@ -85,8 +85,13 @@ export interface RunWorker {
 interface ActiveRun {
   record: RunRecord;
   controller: AbortController;
-  /** Every event so far (partial ones too), for tails that attach while it runs. */
+  /**
+   * For tails that attach while it runs: when `complete`, every committed event of the run so far
+   * plus the partial ones since a tail was attached; otherwise only events since a tail attached.
+   */
   events: Event[];
+  /** The run started in this process from a fresh record: `events` holds all of its events. */
+  complete: boolean;
   listeners: Set<() => void>;
   done: boolean;
   finished: Promise<void>;
@@ -127,8 +132,9 @@ export class RunManager {
     params: P,
     body: RunBody<P>,
     existing?: RunRecord,
+    fresh = existing === undefined,
   ): AsyncGenerator<Event, void, undefined> {
-    const tracker = await this.begin(params, existing);
+    const tracker = await this.begin(params, existing, fresh);
     let completed = false;
     let thrown: unknown;
     try {
@@ -148,12 +154,17 @@ export class RunManager {
   /**
    * Starts tracking one run (its record created, unless `existing`): `params` carry its invocation
    * id and signal; the caller runs it, passing each event to `observe`, and calls `end` once
-   * (completed: the events ran out; else it threw `thrown` or the caller stopped).
+   * (completed: the events ran out; else it threw `thrown` or the caller stopped). `fresh`: the
+   * run has no events yet (its record was just created), so its tails need not read the store.
    */
-  async begin<P extends ManagedRunParams>(params: P, existing?: RunRecord): Promise<RunTracker<P>> {
+  async begin<P extends ManagedRunParams>(
+    params: P,
+    existing?: RunRecord,
+    fresh = existing === undefined,
+  ): Promise<RunTracker<P>> {
     this.listen();
     const record = existing ?? (await this.admit(params, false));
-    const active = this.activate(record, params.signal);
+    const active = this.activate(record, params.signal, fresh);
     let status: RunStatus = 'succeeded';
     let error: RunRecord['error'];
     const pending = new Set<string>();
@@ -162,15 +173,12 @@ export class RunManager {
       params: { ...params, invocationId: record.invocationId, signal: active.controller.signal },
       started: async () => {
         if (active.controller.signal.aborted) return;
-        active.record.status = 'running';
-        await this.store.updateRun(this.key(record.id), {
-          status: 'running',
-          startedAt: nowMs(),
-          owner: this.instanceId,
-        });
+        const patch = { status: 'running' as const, startedAt: nowMs(), owner: this.instanceId };
+        Object.assign(active.record, patch);
+        await this.store.updateRun(this.key(record.id), patch);
       },
       observe: (event) => {
-        if (active.listeners.size > 0) this.publish(active, event);
+        if (active.listeners.size > 0 || (active.complete && !event.partial)) this.publish(active, event);
         if (event.partial) return;
         for (const id of event.longRunningToolIds ?? []) pending.add(id);
         if (pending.size > 0) for (const r of eventFunctionResponses(event)) pending.delete(r.id);
@@ -244,7 +252,10 @@ export class RunManager {
   /** Asks the run to stop, wherever it executes; resolves with its record (undefined: unknown run). */
   async cancel(runId: string): Promise<RunRecord | undefined> {
     const local = this.active.get(runId);
-    if (local) local.controller.abort(new CancelledError('The run was cancelled'));
+    if (local) {
+      local.record.cancelRequested = true;
+      local.controller.abort(new CancelledError('The run was cancelled'));
+    }
     const record = await this.store.requestCancel(this.key(runId));
     if (!record) return undefined;
     if (local) {
@@ -259,7 +270,10 @@ export class RunManager {
     return this.active.get(runId)?.finished;
   }
 
-  get(runId: string): Promise<RunRecord | undefined> {
+  /** The run's record; a run executing here answers from memory (the store has the same). */
+  async get(runId: string): Promise<RunRecord | undefined> {
+    const local = this.active.get(runId);
+    if (local) return { ...local.record };
     return this.store.getRun(this.key(runId));
   }
 
@@ -273,20 +287,31 @@ export class RunManager {
    * finished. No event is yielded twice and none is skipped.
    */
   async *events(runId: string, options: RunEventsOptions = {}): AsyncGenerator<Event, RunRecord, undefined> {
-    let record = await this.store.getRun(this.key(runId));
-    if (!record) throw new NotFoundError(`Run not found: ${runId}`);
     const local = this.active.get(runId);
-    // Attach before reading the store: every event published from here on is buffered, and every
-    // event published before was committed before it was published, so the read below has it.
-    let cursor = local?.events.length ?? 0;
+    let record = local ? local.record : await this.store.getRun(this.key(runId));
+    if (!record) throw new NotFoundError(`Run not found: ${runId}`);
+    // A run started here keeps all of its events in memory: its tail reads no store at all.
+    const fromMemory =
+      local?.complete && (options.after === undefined || local.events.some((e) => e.id === options.after));
+    // Otherwise attach before reading the store: every event published from here on is buffered,
+    // and every event published before was committed before it was published, so the read has it.
+    let cursor = fromMemory ? 0 : (local?.events.length ?? 0);
     let wake: (() => void) | undefined;
     const listener = () => wake?.();
     local?.listeners.add(listener);
     const seen = new Set<string>();
     try {
-      const stored = await this.storedEvents(record);
+      if (fromMemory && options.after !== undefined) {
+        const at = local.events.findIndex((e) => e.id === options.after);
+        for (let i = 0; i <= at; i++) {
+          const event = local.events[i] as Event;
+          if (!event.partial) seen.add(event.id);
+        }
+        cursor = at + 1;
+      }
+      const stored = fromMemory ? [] : await this.storedEvents(record);
       let start = 0;
-      if (options.after !== undefined) {
+      if (!fromMemory && options.after !== undefined) {
         start = stored.findIndex((e) => e.id === options.after) + 1;
         if (start === 0)
           throw new ValidationError(`Event ${options.after} is not a stored event of run ${runId}`);
@@ -311,7 +336,8 @@ export class RunManager {
           });
           wake = undefined;
         }
-        return (await this.store.getRun(this.key(runId))) ?? record;
+        // `finish` wrote the final status, end and error into the record before it woke us.
+        return { ...local.record };
       }
       // Executing elsewhere (or finished): poll the log until the run has finished.
       const interval = options.pollIntervalMs ?? 100;
@@ -409,7 +435,7 @@ export class RunManager {
     return runs;
   }
 
-  private activate(record: RunRecord, signal: AbortSignal | undefined): ActiveRun {
+  private activate(record: RunRecord, signal: AbortSignal | undefined, complete: boolean): ActiveRun {
     const controller = new AbortController();
     if (signal?.aborted) controller.abort(signal.reason);
     else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
@@ -421,6 +447,7 @@ export class RunManager {
       record,
       controller,
       events: [],
+      complete,
       listeners: new Set(),
       done: false,
       finished,
@@ -459,8 +486,8 @@ export class RunManager {
       const heartbeat = now - this.lastHeartbeat >= (this.timing.heartbeatMs ?? 2000);
       if (heartbeat) this.lastHeartbeat = now;
       const cancelled = await this.store.pollRuns(this.appName, [...this.active.keys()], heartbeat);
-      for (const id of cancelled)
-        this.active.get(id)?.controller.abort(new CancelledError('The run was cancelled'));
+      for (const id of cancelled) this.cancelHere(id);
+      if (heartbeat) for (const active of this.active.values()) active.record.heartbeatAt = now;
     } catch {
       // The next tick tries again; a database that stays down fails the runs themselves.
     } finally {
@@ -468,25 +495,21 @@ export class RunManager {
     }
   }
 
-  /** Buffers the event for the tails attached now (a tail attaching later reads it from the store). */
+  /** Buffers the event for the tails attached now, and for later ones when the buffer is complete. */
   private publish(active: ActiveRun, event: Event): void {
-    if (active.listeners.size === 0) return;
     active.events.push(event);
     for (const listener of active.listeners) listener();
   }
 
   private async finish(active: ActiveRun, status: RunStatus, error: RunRecord['error']): Promise<void> {
     const { record } = active;
+    const patch = { status, endedAt: nowMs(), ...(error ? { error } : {}) };
     try {
-      await this.store.updateRun(this.key(record.id), {
-        status,
-        endedAt: nowMs(),
-        ...(error ? { error } : {}),
-      });
+      await this.store.updateRun(this.key(record.id), patch);
     } catch {
       // The record is best-effort once the events are committed; the log stays the truth.
     } finally {
-      active.record.status = status;
+      Object.assign(active.record, patch);
       active.done = true;
       this.active.delete(record.id);
       const key = sessionKeyOf(record.userId, record.sessionId);
@@ -501,9 +524,16 @@ export class RunManager {
   private listen(): void {
     if (this.unsubscribe || !this.store.onCancelRequested) return;
     this.unsubscribe = this.store.onCancelRequested((key) => {
-      if (key.appName !== this.appName) return;
-      this.active.get(key.runId)?.controller.abort(new CancelledError('The run was cancelled'));
+      if (key.appName === this.appName) this.cancelHere(key.runId);
     });
+  }
+
+  /** A cancel request reached this process: stops the run if it executes here. */
+  private cancelHere(runId: string): void {
+    const local = this.active.get(runId);
+    if (!local) return;
+    local.record.cancelRequested = true;
+    local.controller.abort(new CancelledError('The run was cancelled'));
   }
 
   private key(runId: string): RunKey {

@@ -116,6 +116,47 @@ describe('Runner runs', () => {
     expect(session?.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
   });
 
+  it('a tail of a run executing here is served from memory: no store read, same events as the log', async () => {
+    const blocker = blockingTool();
+    const runStore = new InMemoryRunStore();
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({
+      name: 'assistant',
+      model: new ScriptedModel([functionCallResponse('wait', {}), 'Done.']),
+      tools: [blocker.tool],
+    });
+    const runner = new Runner({ appName: 'app', agent, sessionService, runStore, autoCreateSession: true });
+    const record = await runner.startRun({ userId: 'u', sessionId: 's', newMessage: userContent('go') });
+    await blocker.started;
+    let reads = 0;
+    const count = <T extends object>(target: T, method: keyof T) => {
+      const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+      (target as Record<keyof T, unknown>)[method] = (...args: unknown[]) => {
+        reads++;
+        return original(...args);
+      };
+    };
+    count(runStore, 'getRun');
+    count(sessionService, 'getSession');
+    const head = runner.runEvents(record.id);
+    const first = (await head.next()).value as Event;
+    const tail = drain(runner.runEvents(record.id, { after: first.id }));
+    const running = await runner.getRun(record.id);
+    expect(running?.status).toBe('running');
+    expect(reads).toBe(0);
+    blocker.release();
+    const { events, record: final } = await tail;
+    expect(reads).toBe(0);
+    expect(final.status).toBe('succeeded');
+    expect(final.endedAt).toBeGreaterThanOrEqual(final.startedAt ?? Number.POSITIVE_INFINITY);
+    await head.return(final);
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect([first.id, ...events.filter((e) => !e.partial).map((e) => e.id)]).toEqual(
+      session?.events.map((e) => e.id),
+    );
+    expect(await runner.getRun(record.id)).toEqual(final);
+  });
+
   it('runEvents after an event id resumes with no gap and no duplicate, live and after the end', async () => {
     const blocker = blockingTool();
     const { runner } = setup([functionCallResponse('wait', {}), 'Done.'], [blocker.tool]);
