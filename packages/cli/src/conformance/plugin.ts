@@ -353,4 +353,3 @@ export class ReplayModel implements Llm {
 export function replayModelProvider(model: ReplayModel): ModelProvider {
   return { name: 'adk-conformance-replay', matches: () => true, create: () => model };
 }
-
