@@ -313,10 +313,21 @@ export class ConformancePlugin implements Plugin {
 export class ReplayModel implements Llm {
   readonly model = 'adk-conformance-replay';
 
-  constructor(private readonly plugin: ConformancePlugin) {}
+  /**
+   * @param fallback the model for a call outside a replayed run (a server that also serves normal
+   *   runs); without it such a call fails.
+   */
+  constructor(
+    private readonly plugin: ConformancePlugin,
+    private readonly fallback?: (model: string) => Llm,
+  ) {}
 
-  async *generate(request: LlmRequest, _options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const slot = (request as LlmRequest & { [REPLAY_SLOT]?: ReplaySlot })[REPLAY_SLOT];
+    if (!slot && this.fallback) {
+      yield* this.fallback(request.model).generate(request, options);
+      return;
+    }
     if (!slot)
       throw new ReplaySetupError(
         'A model was called outside a replayed run (its session has no _adk_replay_config)',
