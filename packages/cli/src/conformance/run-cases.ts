@@ -8,10 +8,10 @@ import {
   InMemoryMemoryService,
   InMemorySessionService,
 } from '@adk/core';
+import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { registerModelsFromEnv } from '../models/pick-model.js';
 import { describeDifference } from './diff.js';
-import { ConformanceFileError } from './errors.js';
 import {
   generatedFiles,
   readRecordings,
@@ -113,13 +113,7 @@ function matches(id: string, patterns: string[] | undefined): boolean {
 export async function discoverCases(testPaths: string[], filter?: string[]): Promise<ConformanceCase[]> {
   const specs: string[] = [];
   for (const path of testPaths) {
-    if (!existsSync(path))
-      throw new ConformanceFileError({
-        file: path,
-        yamlPath: '$',
-        expected: 'a folder of conformance cases',
-        found: 'nothing (no such folder)',
-      });
+    if (!existsSync(path)) throw new CliUsageError(`No folder of conformance cases at ${path}`);
     await findSpecs(resolve(path), specs);
   }
   const cases: ConformanceCase[] = [];
