@@ -3,8 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { StreamingMode } from '../conformance/formats.js';
-import { markdownReport } from '../conformance/report.js';
-import { type ConformanceRun, runConformance } from '../conformance/run-cases.js';
+import type { ConformanceRun } from '../conformance/run-cases.js';
 import { type CommandModule, collectList } from './command.js';
 
 interface RecordOptions {
@@ -62,6 +61,8 @@ export const conformanceCommand: CommandModule = (program: Command) => {
     )
     .addHelpText('after', LAYOUT)
     .action(async (agentsDir: string, testsDirs: string[], options: RecordOptions) => {
+      // Loaded when used: the YAML parser and the server stay out of other commands' start-up.
+      const { runConformance } = await import('../conformance/run-cases.js');
       const run = await runConformance({
         agentsDir,
         testPaths: testsDirs.length > 0 ? testsDirs : ['tests'],
@@ -100,6 +101,8 @@ export const conformanceCommand: CommandModule = (program: Command) => {
     .option('--report_dir <dir>', 'folder of the --generate_report report')
     .addHelpText('after', LAYOUT)
     .action(async (agentsDir: string, testsDirs: string[], options: TestOptions) => {
+      const { runConformance } = await import('../conformance/run-cases.js');
+      const { markdownReport } = await import('../conformance/report.js');
       const run = await runConformance({
         agentsDir,
         testPaths: testsDirs.length > 0 ? testsDirs : ['tests'],

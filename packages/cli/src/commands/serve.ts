@@ -3,7 +3,7 @@ import { defaultModelRegistry, describeError, ModelRegistry } from '@adk/core';
 import type { AdkServerUi } from '@adk/server';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { ConformancePlugin, ReplayModel, replayModelProvider } from '../conformance/plugin.js';
+import type { ConformancePlugin } from '../conformance/plugin.js';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { watchApps } from '../loader/app-watcher.js';
@@ -85,7 +85,7 @@ export async function serve(
   const reload = options.reload ?? defaults.reload;
   const loader = createAppLoader(agentsDir, { reloadable: reload });
   registerModelsFromEnv(defaultModelRegistry);
-  const plugins = options.conformance ? [conformanceServing()] : [];
+  const plugins = options.conformance ? [await conformanceServing()] : [];
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
@@ -184,7 +184,8 @@ export async function serve(
  * The record/replay plugin, with the replay model put in front of every model name; a call that is
  * not part of a replayed run goes to the model the name had before.
  */
-function conformanceServing(): ConformancePlugin {
+async function conformanceServing(): Promise<ConformancePlugin> {
+  const { ConformancePlugin, ReplayModel, replayModelProvider } = await import('../conformance/plugin.js');
   const plugin = new ConformancePlugin();
   const before = registerModelsFromEnv(new ModelRegistry());
   defaultModelRegistry.register(replayModelProvider(new ReplayModel(plugin, (name) => before.resolve(name))));
