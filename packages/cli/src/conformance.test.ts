@@ -88,7 +88,9 @@ describe('adk conformance test catches differences', () => {
       file,
       (await readFile(file, 'utf8')).replace('Greet the user by name', 'Greet the user warmly by name'),
     );
-    const report = join(work, 'changed-report.md');
+    // adk-python's report flags: --generate_report into --report_dir.
+    const reportDir = join(work, 'changed-report');
+    const report = join(reportDir, 'adk-conformance-report.md');
     const result = await runCli([
       'conformance',
       'test',
@@ -96,8 +98,9 @@ describe('adk conformance test catches differences', () => {
       copy.tests,
       '--streaming-mode',
       'none',
-      '--report',
-      report,
+      '--generate_report',
+      '--report_dir',
+      reportDir,
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ llm_agent/greeting [none]');

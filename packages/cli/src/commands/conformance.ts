@@ -14,8 +14,9 @@ interface RecordOptions {
 interface TestOptions extends RecordOptions {
   lenientRequests?: boolean;
   report?: string;
-  generateReport?: boolean;
-  reportDir?: string;
+  /** adk-python's spellings, kept with their underscores. */
+  generate_report?: boolean;
+  report_dir?: string;
 }
 
 const LAYOUT = `
@@ -114,8 +115,8 @@ export const conformanceCommand: CommandModule = (program: Command) => {
       });
       const reportFile = options.report
         ? resolve(options.report)
-        : options.generateReport || options.reportDir
-          ? join(resolve(options.reportDir ?? '.'), 'adk-conformance-report.md')
+        : options.generate_report || options.report_dir
+          ? join(resolve(options.report_dir ?? '.'), 'adk-conformance-report.md')
           : undefined;
       if (reportFile) {
         await mkdir(dirname(reportFile), { recursive: true });
