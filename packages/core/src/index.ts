@@ -41,6 +41,7 @@ export * from './runner/time-travel.js';
 export * from './runs/in-memory-run-store.js';
 export { INTERRUPTED_CALL_ERROR } from './runs/recovery.js';
 export {
+  DEFAULT_ORPHAN_AFTER_MS,
   type RunEventsOptions,
   RunManager,
   type RunTiming,

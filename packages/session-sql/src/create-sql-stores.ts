@@ -62,7 +62,11 @@ export async function createSqlStores(
     sessions,
     artifacts: new SqlArtifactService({ ...options.artifacts, ...shared }),
     memory: new SqlMemoryService({ ...options.memory, ...shared }),
-    runs: new SqlRunStore(shared),
+    // Run takeover relies on the sessions' run locks: both follow the same setting.
+    runs: new SqlRunStore({
+      ...shared,
+      ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
+    }),
     db,
     family,
     close() {

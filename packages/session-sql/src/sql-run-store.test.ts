@@ -103,6 +103,75 @@ for (const target of testDatabases()) {
       }
     });
 
+    it.runIf(target.name === 'postgres')(
+      'a running run is taken over as soon as its owner loses its session lock, never while it holds it',
+      async () => {
+        const appName = `orphan-${target.name}`;
+        let started!: () => void;
+        const startedP = new Promise<void>((r) => {
+          started = r;
+        });
+        // The owner on its own pool: destroying that pool closes its connections, as a killed process does.
+        const ownerDb = await target.open();
+        const sessions = new SqlSessionService({ db: ownerDb, tablePrefix, runLocks: true });
+        const owner = new Runner({
+          appName,
+          agent: waiterAgent(started, () => {}),
+          sessionService: sessions,
+          runStore: new SqlRunStore({ db: ownerDb, tablePrefix, runLocks: true }),
+          autoCreateSession: true,
+        });
+        const claimer = new SqlRunStore({ db, tablePrefix, runLocks: true });
+        // A heartbeat "older" than the future: only the session lock decides below.
+        const claim = () =>
+          claimer.claimRun({ appName, owner: 'other', staleBefore: 0, orphanedBefore: Date.now() + 60_000 });
+        try {
+          const record = await owner.startRun({
+            userId: 'u',
+            sessionId: 'o1',
+            newMessage: userContent('go'),
+          });
+          await startedP;
+          expect((await claimer.getRun({ appName, runId: record.id }))?.status).toBe('running');
+          expect(await claim()).toBeUndefined();
+          // Without `orphanedBefore`, or with a fresh heartbeat, nothing is taken either.
+          expect(await claimer.claimRun({ appName, owner: 'other', staleBefore: 0 })).toBeUndefined();
+          await sessions.close();
+          await ownerDb.destroy();
+          const taken = await claim();
+          expect(taken?.id).toBe(record.id);
+          expect(taken?.owner).toBe('other');
+          expect(taken?.status).toBe('running');
+          expect(await claim()).toBeUndefined();
+        } finally {
+          await owner.close().catch(() => undefined);
+        }
+      },
+    );
+
+    it('a store without run locks never takes a run over by its lock', async () => {
+      const appName = `no-locks-${target.name}`;
+      const plain = new SqlRunStore({ db, tablePrefix, runLocks: false });
+      const base = { appName, userId: 'u', sessionId: 's', background: true, input: {} };
+      await plain.createRun({
+        ...base,
+        id: 'r',
+        invocationId: 'e-r',
+        status: 'running',
+        owner: 'gone',
+        createdAt: 1000,
+        heartbeatAt: Date.now(),
+      });
+      expect(
+        await plain.claimRun({
+          appName,
+          owner: 'other',
+          staleBefore: 0,
+          orphanedBefore: Date.now() + 60_000,
+        }),
+      ).toBeUndefined();
+    });
+
     it('a cancel sent to another Runner on the database stops the run within 500 ms', async () => {
       const appName = `cancel-${target.name}`;
       let started!: () => void;

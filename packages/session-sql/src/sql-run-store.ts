@@ -14,6 +14,7 @@ import {
 } from '@adk/core';
 import { type RawBuilder, sql } from 'kysely';
 import { microsFromMs, msFromMicros } from './rows.js';
+import { isSharedServer, lockName } from './run-locks.js';
 import { runTableFor } from './schema/run-migrations.js';
 import { tablesFor } from './schema/tables.js';
 import { SqlStore, type SqlStoreOptions } from './sql-store.js';
@@ -41,7 +42,15 @@ const STATUSES = new Set<RunStatus>(['queued', 'running', 'paused', 'succeeded',
 const FINISHED = ['paused', 'succeeded', 'failed', 'cancelled'] as const;
 const DEFAULT_PAGE_SIZE = 100;
 
-export type SqlRunStoreOptions = SqlStoreOptions;
+export interface SqlRunStoreOptions extends SqlStoreOptions {
+  /**
+   * Whether the processes on this database hold a run's session with a Postgres advisory lock
+   * while it runs (`SqlSessionService`'s `runLocks`, on by default on a Postgres server): then a
+   * claim takes over a `running` run whose session lock is free — its owner's connection closed —
+   * without waiting for its heartbeat to go stale. Default: as `SqlSessionService` decides.
+   */
+  runLocks?: boolean;
+}
 
 /**
  * Run records in the session database (table `<prefix>runs`), shared by every process on it. A
@@ -51,10 +60,12 @@ export type SqlRunStoreOptions = SqlStoreOptions;
 export class SqlRunStore extends SqlStore implements RunStore {
   readonly shared = true;
   private readonly table;
+  private readonly runLocks: boolean;
 
   constructor(options: SqlRunStoreOptions) {
     super(options);
     this.table = sql.table(runTableFor(tablesFor(options.tablePrefix)));
+    this.runLocks = this.family === 'postgres' && (options.runLocks ?? isSharedServer(options.db));
   }
 
   async createRun(run: RunRecord): Promise<RunRecord> {
@@ -199,7 +210,47 @@ export class SqlRunStore extends SqlStore implements RunStore {
       where r.app_name = picked.app_name and r.id = picked.id
       returning ${this.family === 'postgres' ? sql`r.app_name, r.id` : sql`app_name, id`}`.execute(this.db);
     const row = rows[0];
-    return row === undefined ? undefined : this.getRun({ appName: row.app_name, runId: row.id });
+    if (row !== undefined) return this.getRun({ appName: row.app_name, runId: row.id });
+    if (params.orphanedBefore === undefined || !this.runLocks) return undefined;
+    return this.claimOrphaned(params, params.orphanedBefore);
+  }
+
+  /**
+   * A `running` run whose owner no longer holds its session's run lock (the lock of a connection
+   * that closed is released by Postgres at once): taking the same lock for the claim's transaction
+   * succeeds only then. The owner finishes a run's record before it releases the lock, and takes
+   * the lock before it marks a run running, so a live owner's run is never taken this way.
+   */
+  private async claimOrphaned(params: ClaimRunParams, before: number): Promise<RunRecord | undefined> {
+    const f = this.f;
+    const app = params.appName === undefined ? sql`` : sql`app_name = ${params.appName} and`;
+    const { rows: candidates } = await sql<{
+      app_name: string;
+      id: string;
+      user_id: string;
+      session_id: string;
+      owner: string;
+    }>`select app_name, id, user_id, session_id, owner from ${this.table}
+      where ${app} status = 'running' and owner is not null and owner <> ${params.owner}
+        and coalesce(heartbeat_at, created_at) < ${f.time(microsFromMs(before))}
+      order by created_at, id
+      limit 10`.execute(this.db);
+    for (const c of candidates) {
+      const name = lockName(this.prefix, { appName: c.app_name, userId: c.user_id, sessionId: c.session_id });
+      const claimed = await this.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ free: boolean }>`
+          select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as free`.execute(trx);
+        if (rows[0]?.free !== true) return false;
+        const updated = await sql`update ${this.table}
+          set owner = ${params.owner}, heartbeat_at = ${f.time(microsFromMs(Date.now()))}
+          where app_name = ${c.app_name} and id = ${c.id} and status = 'running' and owner = ${c.owner}`.execute(
+          trx,
+        );
+        return updated.numAffectedRows === 1n;
+      });
+      if (claimed) return this.getRun({ appName: c.app_name, runId: c.id });
+    }
+    return undefined;
   }
 
   private select(): RawBuilder<unknown> {

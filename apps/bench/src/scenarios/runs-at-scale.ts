@@ -4,12 +4,15 @@ import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
 import { type PostgresCluster, startPostgres } from '../harness/postgres.js';
 import { median, percentile } from '../harness/stats.js';
 import { newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
+import type { RecoveryWorkerArgs } from '../workers/recovery-worker.js';
 import type { ScaleServerArgs, ScaleServerInfo } from '../workers/scale-server.js';
 import type { ServerLoadArgs, ServerLoadResult } from '../workers/server-load.js';
 
 const LIST_TARGET_MS = 20;
 const OPEN_TARGET_MS = 300;
 const RUNS_RATIO_TARGET = 0.8;
+/** The run manager's default heartbeat interval (RunTiming.heartbeatMs). */
+const HEARTBEAT_MS = 2000;
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -39,6 +42,7 @@ export const runsAtScale: Scenario = {
     try {
       await sessionsAtScale(report, cluster.url, config.quick, config.log);
       await runsThroughput(report, cluster.url, config.quick, config.log);
+      await recoveryTime(report, cluster.url, config.quick, config.log);
     } finally {
       await cluster.stop();
     }
@@ -326,4 +330,164 @@ async function runsThroughput(
     ratio: { value: ratio, target: RUNS_RATIO_TARGET, chartLabel: '11 runs vs /run_sse (Postgres)' },
   });
   log(`  runs ÷ run_sse: ${fmtRatio(ratio)}`);
+}
+
+interface RecoverySample {
+  /** SIGKILL → another worker owns the run. */
+  claimMs: number;
+  /** SIGKILL → the run has succeeded. */
+  doneMs: number;
+}
+
+/**
+ * Recovery time after kill -9: worker A executes a run that is mid-tool, worker B waits; A is
+ * killed at a random point of its heartbeat interval, and the run's record is read every 10 ms
+ * until B owns it and until it has succeeded. With run locks (the default on Postgres) and with
+ * heartbeats alone (what a lost host leaves).
+ */
+async function recoveryTime(
+  report: ScenarioReport,
+  postgresUrl: string,
+  quick: boolean,
+  log: (message: string) => void,
+): Promise<void> {
+  const samples = quick ? 1 : 5;
+  let stores: import('@adk/session-sql').SqlStores;
+  let core: typeof import('@adk/core');
+  let agentModule: typeof import('../workers/recovery-agent.js');
+  try {
+    core = await import('@adk/core');
+    const sessionSql = await import('@adk/session-sql');
+    agentModule = await import('../workers/recovery-agent.js');
+    stores = await sessionSql.createSqlStores(postgresUrl);
+  } catch (error) {
+    report.notes.push(`**Error** opening the recovery-time stores: ${summarizeError(error)}`);
+    return;
+  }
+  // Queues runs for the workers (execution 'queue': this process executes none).
+  const queue = new core.Runner({
+    appName: 'recovery',
+    agent: agentModule.recoveryAgent(false),
+    sessionService: stores.sessions,
+    runStore: stores.runs,
+    execution: 'queue',
+  });
+  const results = new Map<boolean, RecoverySample[]>();
+  try {
+    for (const runLocks of [true, false]) {
+      const taken: RecoverySample[] = [];
+      for (let i = 0; i < samples; i++) {
+        const sample = await recoverOnce(queue, stores, postgresUrl, runLocks, `${runLocks}-${i}`);
+        taken.push(sample);
+        log(
+          `  recovery (${runLocks ? 'run locks' : 'heartbeats only'}) ${i + 1}/${samples}: claimed after ${fmtMs(sample.claimMs)}, done after ${fmtMs(sample.doneMs)}`,
+        );
+      }
+      results.set(runLocks, taken);
+    }
+  } catch (error) {
+    report.notes.push(`**Error** measuring the recovery time: ${summarizeError(error)}`);
+  } finally {
+    await queue.close().catch(() => undefined);
+    await stores.close().catch(() => undefined);
+  }
+  const rows: string[][] = [];
+  for (const [runLocks, label] of [
+    [true, 'run locks (default on Postgres): the dead connection frees the session'],
+    [false, 'heartbeats only (a lost host; `runLocks: false`)'],
+  ] as const) {
+    const taken = results.get(runLocks);
+    if (!taken || taken.length === 0) continue;
+    const claims = taken.map((t) => t.claimMs);
+    rows.push([
+      label,
+      String(taken.length),
+      fmtMs(median(claims)),
+      fmtMs(Math.max(...claims)),
+      fmtMs(median(taken.map((t) => t.doneMs))),
+    ]);
+  }
+  if (rows.length > 0)
+    report.tables.push({
+      caption: `Two worker processes on the same Postgres (\`Runner.startWorker\`, claim poll 200 ms, heartbeat every ${HEARTBEAT_MS / 1000} s, stale after 1.75 intervals): worker A executes a run that is in the middle of a tool call; A is killed with SIGKILL at a random point of its heartbeat interval; the bench reads the run's record every 10 ms. "Taken over" is SIGKILL → worker B owns the run; "succeeded" is SIGKILL → the resumed run has ended (the idempotent tool ran again, the model answered).`,
+      headers: [
+        'how the dead owner is noticed',
+        'kills',
+        'taken over, p50',
+        'taken over, max',
+        'succeeded, p50',
+      ],
+      rows,
+    });
+  for (const runLocks of [true, false]) {
+    const taken = results.get(runLocks);
+    const worst = taken && taken.length > 0 ? Math.max(...taken.map((t) => t.claimMs)) : Number.NaN;
+    report.checks.push({
+      scenario: report.title,
+      label: `recovery after kill -9, ${runLocks ? 'run locks (default)' : 'heartbeats only'}: slowest takeover of ${taken?.length ?? 0}`,
+      target: `≤ ${fmtMs(2 * HEARTBEAT_MS)} (2 heartbeat intervals)`,
+      measured: fmtMs(worst),
+      pass: Number.isFinite(worst) ? worst <= 2 * HEARTBEAT_MS : undefined,
+    });
+  }
+}
+
+async function recoverOnce(
+  queue: import('@adk/core').Runner,
+  stores: import('@adk/session-sql').SqlStores,
+  postgresUrl: string,
+  runLocks: boolean,
+  tag: string,
+): Promise<RecoverySample> {
+  const workerArgs = (slow: boolean, name: string): RecoveryWorkerArgs => ({
+    postgresUrl,
+    slow,
+    runLocks,
+    instanceId: `${name}-${tag}`,
+  });
+  const a = await startWorker<{ instanceId: string }>('recovery-worker.ts', workerArgs(true, 'a'), 60_000);
+  let b: RunningWorker<{ instanceId: string }> | undefined;
+  try {
+    const sessionId = `recovery-${tag}`;
+    await stores.sessions.createSession({ appName: 'recovery', userId: 'bench', sessionId });
+    const run = await queue.startRun({
+      userId: 'bench',
+      sessionId,
+      newMessage: { role: 'user', parts: [{ text: 'Do the step.' }] },
+    });
+    const read = () => stores.runs.getRun({ appName: 'recovery', runId: run.id });
+    const until = async (check: (r: import('@adk/core').RunRecord) => boolean, timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const record = await read();
+        if (record && check(record)) return record;
+        if (Date.now() > deadline)
+          throw new Error(`run ${run.id}: timed out; record ${JSON.stringify(record)}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    // A executes the run; its tool call is committed (the step is in flight) before the kill.
+    await until((r) => r.status === 'running' && r.owner === a.info.instanceId, 30_000);
+    const session = async () =>
+      (await stores.sessions.getSession({ appName: 'recovery', userId: 'bench', sessionId }))?.events ?? [];
+    for (let i = 0; !(await session()).some((e) => e.content?.parts.some((p) => p.functionCall)); i++) {
+      if (i > 3000) throw new Error('the tool call was never committed');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    b = await startWorker<{ instanceId: string }>('recovery-worker.ts', workerArgs(false, 'b'), 60_000);
+    await new Promise((r) => setTimeout(r, Math.random() * HEARTBEAT_MS));
+    const killedAt = performance.now();
+    a.signal('SIGKILL');
+    const bId = b.info.instanceId;
+    await until((r) => r.owner === bId, 20_000);
+    const claimMs = performance.now() - killedAt;
+    const done = await until((r) => r.status !== 'running' && r.status !== 'queued', 20_000);
+    const doneMs = performance.now() - killedAt;
+    if (done.status !== 'succeeded')
+      throw new Error(`the resumed run ended ${done.status}: ${done.error?.message}`);
+    return { claimMs, doneMs };
+  } finally {
+    await a.stop().catch(() => undefined);
+    await b?.stop().catch(() => undefined);
+  }
 }

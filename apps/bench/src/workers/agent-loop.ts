@@ -13,6 +13,11 @@ export interface AgentLoopArgs extends DriverOptions {
   sessions: number;
   /** Turns run in a separate session first, to warm up the JIT. */
   warmupTurns: number;
+  /**
+   * Whole rounds of the measured work (sessions × turns at once, on other sessions) run after the
+   * warm-up turns and before the measurement, so every framework is measured at its steady state.
+   */
+  warmupRounds?: number;
 }
 
 export interface AgentLoopResult {
@@ -56,6 +61,14 @@ async function main(): Promise<void> {
   if (args.warmupTurns > 0) {
     const warm = await driver.openSession(`warmup-${RUN}`);
     for (let i = 0; i < args.warmupTurns; i++) await warm(`What is the weather in Paris? (${i})`);
+  }
+  for (let round = 0; round < (args.warmupRounds ?? 0); round++) {
+    await Promise.all(
+      Array.from({ length: args.sessions }, async (_, index) => {
+        const turn = await driver.openSession(`warm${round}-s${index}-${RUN}`);
+        for (let i = 0; i < args.turns; i++) await turn(`What is the weather in Paris? (${i})`);
+      }),
+    );
   }
   const baseModelCalls = driver.counters.modelCalls;
   const baseToolCalls = driver.counters.toolCalls;

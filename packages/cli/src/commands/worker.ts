@@ -105,8 +105,9 @@ export const workerCommand: CommandModule = (program: Command) => {
       `
 Needs DATABASE_URL=postgres://…, shared with the API instances (\`adk api_server --workers 0\` on
 each queues background runs for workers; \`--workers N\` also starts N workers beside it). A run
-whose process stops (kill -9, lost host) is taken over by another worker once its heartbeat is
-stale (about 4.5 s) and resumed from its events.`,
+whose process dies (kill -9) is taken over by another worker within a claim poll (its session
+lock on Postgres is freed with its connection); after a lost host, once its heartbeat is stale
+(3.5 s). Either way it is resumed from its events.`,
     )
     .action((dir: string, options: WorkerOptions) => runWorker(dir, options));
 };

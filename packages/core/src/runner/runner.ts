@@ -316,8 +316,8 @@ export class Runner {
     return this.runs.events(runId, options);
   }
 
-  private readonly runBody = (params: RunParams, started: () => Promise<void>) =>
-    this.exclusive(params, () => this.runExclusive(params), started);
+  private readonly runBody = (params: RunParams, started: () => Promise<void>, end: RunTracker['end']) =>
+    this.exclusive(params, () => this.runExclusive(params), started, false, end);
 
   /**
    * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.5):
@@ -374,10 +374,14 @@ export class Runner {
     ) => AsyncGenerator<Event, void, undefined>,
     started?: () => Promise<void>,
     track = false,
+    ended?: RunTracker['end'],
   ): AsyncGenerator<Event, void, undefined> {
     // `run()` keeps its run record here, in the one generator between its events and the caller.
     const tracker = track ? await this.runs.begin(given as RunParams) : undefined;
     const params: ExclusiveParams = tracker ? tracker.params : given;
+    // The record is finished while the run still holds its session (see RunBody); calls after the
+    // first are no-ops.
+    const end = tracker?.end ?? ended;
     let completed = false;
     let thrown: unknown;
     try {
@@ -401,7 +405,11 @@ export class Runner {
         await (tracker?.started ?? started)?.();
         yield* body(params, tracker);
         completed = true;
+      } catch (error) {
+        thrown = error;
+        throw error;
       } finally {
+        await end?.(completed, thrown);
         await lock?.release().catch(() => undefined);
         release();
         if (this.running.get(key) === chained) this.running.delete(key);
@@ -410,7 +418,7 @@ export class Runner {
       thrown = error;
       throw error;
     } finally {
-      await tracker?.end(completed, thrown);
+      await end?.(completed, thrown);
     }
   }
 

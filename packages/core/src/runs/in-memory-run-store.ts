@@ -19,7 +19,7 @@ const DEFAULT_PAGE_SIZE = 100;
 
 /**
  * Runs in process memory (the default of every Runner). Finished runs beyond `maxFinishedRuns` are
- * forgotten oldest first, so a long-lived process does not grow without bound.
+ * forgotten in the order they finished, so a long-lived process does not grow without bound.
  */
 export class InMemoryRunStore implements RunStore {
   readonly shared = false;
@@ -27,7 +27,8 @@ export class InMemoryRunStore implements RunStore {
   private readonly apps = new Map<string, Map<string, RunRecord>>();
   private readonly listeners = new Set<(key: RunKey) => void>();
   private readonly maxFinished: number;
-  private readonly finishedCounts = new Map<string, number>();
+  /** By app, the ids of finished runs in the order they finished (a queue: `head` is its start). */
+  private readonly finishedQueues = new Map<string, { ids: string[]; head: number }>();
 
   constructor(options: InMemoryRunStoreOptions = {}) {
     this.maxFinished = options.maxFinishedRuns ?? 10_000;
@@ -57,7 +58,7 @@ export class InMemoryRunStore implements RunStore {
       const { status: _status, ...rest } = patch;
       Object.assign(run, rest);
     } else Object.assign(run, patch);
-    if (!wasFinished && isRunFinished(run.status)) this.finished(key.appName);
+    if (!wasFinished && isRunFinished(run.status)) this.finished(key.appName, key.runId);
     return { ...run };
   }
 
@@ -94,7 +95,7 @@ export class InMemoryRunStore implements RunStore {
       run.status = 'cancelled';
       run.endedAt = nowMs();
       run.error = { code: 'CANCELLED', message: 'The run was cancelled before it started' };
-      this.finished(key.appName);
+      this.finished(key.appName, key.runId);
     }
     for (const listener of this.listeners) listener(key);
     return { ...run };
@@ -139,18 +140,20 @@ export class InMemoryRunStore implements RunStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Forgets the oldest finished runs once there are more than the limit. */
-  private finished(appName: string): void {
-    let count = (this.finishedCounts.get(appName) ?? 0) + 1;
-    const runs = this.apps.get(appName);
-    if (runs && count > this.maxFinished) {
-      for (const [id, run] of runs) {
-        if (count <= this.maxFinished) break;
-        if (!isRunFinished(run.status)) continue;
-        runs.delete(id);
-        count--;
-      }
+  /** Forgets the runs that finished first once more than the limit have finished (O(1) per run). */
+  private finished(appName: string, runId: string): void {
+    let queue = this.finishedQueues.get(appName);
+    if (!queue) {
+      queue = { ids: [], head: 0 };
+      this.finishedQueues.set(appName, queue);
     }
-    this.finishedCounts.set(appName, count);
+    queue.ids.push(runId);
+    const runs = this.apps.get(appName);
+    while (queue.ids.length - queue.head > this.maxFinished) runs?.delete(queue.ids[queue.head++] as string);
+    // Drop the forgotten ids now and then, so the queue stays about the size of the limit.
+    if (queue.head > 1024 && queue.head * 2 > queue.ids.length) {
+      queue.ids = queue.ids.slice(queue.head);
+      queue.head = 0;
+    }
   }
 }

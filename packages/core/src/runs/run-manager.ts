@@ -33,9 +33,15 @@ export interface ManagedRunParams extends RunInput {
 
 /**
  * Executes one invocation; awaits `started` once it holds the session (out of the queue), so the
- * record says `running` and names its owner before the first event.
+ * record says `running` and names its owner before the first event, and may call `end` while it
+ * still holds the session (before its run lock is released), so no other process ever sees the
+ * run `running` with its session free. `end` is called for it afterwards when it did not.
  */
-export type RunBody<P> = (params: P, started: () => Promise<void>) => AsyncGenerator<Event, void, undefined>;
+export type RunBody<P> = (
+  params: P,
+  started: () => Promise<void>,
+  end: RunTracker['end'],
+) => AsyncGenerator<Event, void, undefined>;
 
 export interface RunEventsOptions {
   /** Only events after this stored event id (an SSE `Last-Event-ID`). */
@@ -60,6 +66,7 @@ export interface RunTracker<P extends ManagedRunParams = ManagedRunParams> {
   /** Marks the run running (call once it holds the session). */
   started: () => Promise<void>;
   observe(event: Event): void;
+  /** Records how the run ended; only the first call counts. */
   end(completed: boolean, thrown?: unknown): Promise<void>;
 }
 
@@ -67,10 +74,17 @@ export interface WorkerOptions {
   /** How often to look for runs to claim when none was found (ms, default 200). */
   pollIntervalMs?: number;
   /**
-   * A run whose owner has not recorded a heartbeat for this long is taken over (ms, default two
-   * heartbeat intervals plus one poll).
+   * A run whose owner has not recorded a heartbeat for this long is taken over (ms, default 1.75
+   * heartbeat intervals: with one poll on top, a run is taken over within two heartbeat intervals of
+   * its owner's last sign of life, and a live owner, which records one every interval, has most of
+   * an interval of slack).
    */
   staleAfterMs?: number;
+  /**
+   * A running run whose owner no longer holds its session (a store that can tell: Postgres with run
+   * locks) is taken over once its heartbeat is this old (ms, default 500).
+   */
+  orphanAfterMs?: number;
   /** Runs executing in this process at once, beyond which nothing more is claimed (default 10). */
   maxConcurrentRuns?: number;
   /** Told about a failed claim (the worker keeps going). */
@@ -97,6 +111,9 @@ interface ActiveRun {
   finished: Promise<void>;
   resolveFinished: () => void;
 }
+
+/** How old a heartbeat must be before a run whose owner lost its session is taken over (ms). */
+export const DEFAULT_ORPHAN_AFTER_MS = 500;
 
 const sessionKeyOf = (userId: string, sessionId: string) => `${userId}\u0000${sessionId}`;
 
@@ -138,7 +155,7 @@ export class RunManager {
     let completed = false;
     let thrown: unknown;
     try {
-      for await (const event of body(tracker.params, tracker.started)) {
+      for await (const event of body(tracker.params, tracker.started, tracker.end)) {
         tracker.observe(event);
         yield event;
       }
@@ -168,6 +185,7 @@ export class RunManager {
     let status: RunStatus = 'succeeded';
     let error: RunRecord['error'];
     const pending = new Set<string>();
+    let ended = false;
     return {
       record,
       params: { ...params, invocationId: record.invocationId, signal: active.controller.signal },
@@ -193,6 +211,8 @@ export class RunManager {
         }
       },
       end: async (completed, thrown) => {
+        if (ended) return;
+        ended = true;
         if (completed) {
           if (status === 'succeeded' && pending.size > 0) status = 'paused';
           if (status === 'succeeded' && active.controller.signal.aborted) {
@@ -363,7 +383,8 @@ export class RunManager {
    */
   startWorker(execute: (record: RunRecord) => void, options: WorkerOptions = {}): RunWorker {
     const interval = options.pollIntervalMs ?? 200;
-    const staleAfter = options.staleAfterMs ?? 2 * (this.timing.heartbeatMs ?? 2000) + interval;
+    const staleAfter = options.staleAfterMs ?? Math.round(1.75 * (this.timing.heartbeatMs ?? 2000));
+    const orphanAfter = options.orphanAfterMs ?? DEFAULT_ORPHAN_AFTER_MS;
     const max = options.maxConcurrentRuns ?? 10;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
@@ -371,7 +392,7 @@ export class RunManager {
       timer = undefined;
       try {
         while (!stopped && this.active.size < max) {
-          const record = await this.claim(staleAfter);
+          const record = await this.claim(staleAfter, orphanAfter);
           if (!record) break;
           execute(record);
         }
@@ -393,13 +414,15 @@ export class RunManager {
   }
 
   /** Claims one run for this process (see RunStore.claimRun); undefined when none waits. */
-  async claim(staleAfterMs: number): Promise<RunRecord | undefined> {
+  async claim(staleAfterMs: number, orphanAfterMs?: number): Promise<RunRecord | undefined> {
     if (!this.store.claimRun) return undefined;
     this.listen();
+    const now = nowMs();
     return this.store.claimRun({
       appName: this.appName,
       owner: this.instanceId,
-      staleBefore: nowMs() - staleAfterMs,
+      staleBefore: now - staleAfterMs,
+      ...(orphanAfterMs === undefined ? {} : { orphanedBefore: now - orphanAfterMs }),
     });
   }
 

@@ -82,6 +82,13 @@ export interface ClaimRunParams {
   appName?: string;
   owner: string;
   staleBefore: number;
+  /**
+   * Also claim a `running` run whose owner's last heartbeat is older than this (ms) when the store
+   * can tell that its owner no longer holds the run's session — on Postgres, the session's run lock
+   * is free because the owner's connection closed (its process died). Such a run is taken over
+   * within a claim poll of the owner's death instead of after `staleBefore`.
+   */
+  orphanedBefore?: number;
 }
 
 export interface ListRunsResult {

@@ -1,4 +1,4 @@
-import { describeError, type RunStore } from '@adk/core';
+import { DEFAULT_ORPHAN_AFTER_MS, describeError, type RunStore } from '@adk/core';
 import type { AppRegistry } from './apps.js';
 import { type AdkServerLogger, errorLine } from './logger.js';
 import type { RunTracker } from './run-tracker.js';
@@ -6,8 +6,13 @@ import type { RunTracker } from './run-tracker.js';
 export interface ServerRunWorkerOptions {
   /** How often to look for runs to claim when none was found (ms, default 1000; 200 for dedicated workers). */
   pollIntervalMs?: number;
-  /** A run whose owner's heartbeat is older than this is taken over (ms, default 4500). */
+  /** A run whose owner's heartbeat is older than this is taken over (ms, default 3500: 1.75 heartbeat intervals). */
   staleAfterMs?: number;
+  /**
+   * A running run whose owner lost its session (its Postgres connection closed: the process died)
+   * is taken over once its heartbeat is this old (ms, default 500).
+   */
+  orphanAfterMs?: number;
   /** Runs this process executes at once before it stops claiming (default 10). */
   maxConcurrentRuns?: number;
 }
@@ -25,13 +30,19 @@ export function startServerRunWorker(
   options: ServerRunWorkerOptions = {},
 ): { stop(): void } {
   const interval = options.pollIntervalMs ?? 1000;
-  const staleAfter = options.staleAfterMs ?? 4500;
+  const staleAfter = options.staleAfterMs ?? 3500;
+  const orphanAfter = options.orphanAfterMs ?? DEFAULT_ORPHAN_AFTER_MS;
   const max = options.maxConcurrentRuns ?? 10;
   let active = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const claimOne = async (): Promise<boolean> => {
-    const record = await store.claimRun?.({ owner: instanceId, staleBefore: Date.now() - staleAfter });
+    const now = Date.now();
+    const record = await store.claimRun?.({
+      owner: instanceId,
+      staleBefore: now - staleAfter,
+      orphanedBefore: now - orphanAfter,
+    });
     if (!record) return false;
     let tracked: ReturnType<RunTracker['start']>;
     try {
