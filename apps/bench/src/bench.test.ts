@@ -26,5 +26,5 @@ describe('pnpm bench --quick', () => {
     expect(run.markdown).toContain(`| Node | ${process.version} |`);
     expect(run.svg.startsWith('<svg')).toBe(true);
     expect(run.svg.trimEnd().endsWith('</svg>')).toBe(true);
-  }, 300_000);
+  }, 600_000);
 });

@@ -14,6 +14,10 @@ mkdirSync(app, { recursive: true });
 mkdirSync(join(agents, 'other_app'));
 writeFileSync(join(app, 'root_agent.yaml'), ROOT);
 writeFileSync(join(agents, 'other_app', 'tools.ts'), 'export const secret = 1;\n');
+// The app's code may import from outside its folder (a shared module), as the examples do.
+mkdirSync(join(agents, 'common'));
+writeFileSync(join(agents, 'common', 'mark.ts'), 'export function mark() {\n  return undefined;\n}\n');
+writeFileSync(join(app, 'callbacks.ts'), "export { mark } from '../common/mark.js';\n");
 mkdirSync(join(agents, 'broken'));
 writeFileSync(
   join(agents, 'broken', 'root_agent.yaml'),
@@ -65,10 +69,10 @@ function upload(path: string, files: [string, string][]): Promise<Response> {
   return fetch(`${url}${path}`, { method: 'POST', body: form });
 }
 
-/** The text of one /run of the greeter app in a new session. */
-async function reply(text: string): Promise<string> {
+/** The text of one /run of an app (the greeter by default) in a new session. */
+async function reply(text: string, appName = 'greeter'): Promise<string> {
   const session = (await (
-    await fetch(`${url}/apps/greeter/users/u1/sessions`, { method: 'POST' })
+    await fetch(`${url}/apps/${appName}/users/u1/sessions`, { method: 'POST' })
   ).json()) as {
     id: string;
   };
@@ -76,7 +80,7 @@ async function reply(text: string): Promise<string> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      appName: 'greeter',
+      appName,
       userId: 'u1',
       sessionId: session.id,
       newMessage: { role: 'user', parts: [{ text }] },
@@ -115,6 +119,65 @@ describe('builder routes', () => {
     expect(await cancelled.json()).toBe(true);
     expect(existsSync(join(app, 'tmp'))).toBe(false);
     expect(readFileSync(join(app, 'root_agent.yaml'), 'utf8')).toBe(ROOT);
+  });
+
+  it('serves the draft as the unlisted app __draft__greeter until it is cancelled', async () => {
+    const draftSession = () => fetch(`${url}/apps/__draft__greeter/users/u1/sessions`, { method: 'POST' });
+    expect((await draftSession()).status).toBe(404);
+    const first = await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', edited]]);
+    expect(await first.json()).toBe(true);
+    expect(await reply('Hello', '__draft__greeter')).toContain('Greet the user in French.');
+    expect(await reply('Hello')).toContain('My instructions: "Greet the user."');
+    expect(await (await fetch(`${url}/list-apps`)).json()).toEqual(['broken', 'greeter']);
+    // Each draft save is served at once.
+    const again = ROOT.replace('Greet the user.', 'Greet the user in Spanish.');
+    expect(await (await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', again]])).json()).toBe(
+      true,
+    );
+    expect(await reply('Hello', '__draft__greeter')).toContain('Greet the user in Spanish.');
+
+    expect(await (await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' })).json()).toBe(true);
+    expect((await draftSession()).status).toBe(404);
+    expect(readFileSync(join(app, 'root_agent.yaml'), 'utf8')).toBe(ROOT);
+  });
+
+  it('reloads the draft, not the app, when a draft file changes on disk', async () => {
+    const revisions = async () =>
+      ((await (await fetch(`${url}/dev/reload`)).json()) as { apps: Record<string, { revision: number }> })
+        .apps;
+    const before = (await revisions()).greeter?.revision;
+    expect(await (await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', edited]])).json()).toBe(
+      true,
+    );
+    writeFileSync(
+      join(app, 'tmp', 'greeter', 'root_agent.yaml'),
+      ROOT.replace('Greet the user.', 'Greet the user in Italian.'),
+    );
+    await expect
+      .poll(() => reply('Hello', '__draft__greeter'), { timeout: 10_000, interval: 200 })
+      .toContain('Greet the user in Italian.');
+    expect((await revisions()).greeter?.revision).toBe(before);
+    await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
+  });
+
+  it('runs a draft on the app’s own code, whose modules import from outside the app folder', async () => {
+    const withCallback = `${edited}before_agent_callbacks:\n  - name: greeter.callbacks.mark\n`;
+    const saved = await upload('/builder/save?tmp=true', [['greeter/root_agent.yaml', withCallback]]);
+    expect(await saved.json()).toBe(true);
+    expect(await reply('Hello', '__draft__greeter')).toContain('Greet the user in French.');
+    await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
+  });
+
+  it('answers 400 when a draft is written but does not load, and names the problem', async () => {
+    const response = await upload('/builder/save?tmp=true', [
+      ['greeter/root_agent.yaml', `${ROOT}tools:\n  - name: greeter.tools.missing\n`],
+    ]);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { detail: string; code: string };
+    expect(body.code).toBe('BUILDER_REQUEST');
+    expect(body.detail).toMatch(/^The draft was saved but does not load: .*tools\[0\]\.name/);
+    await fetch(`${url}/builder/app/greeter/cancel`, { method: 'POST' });
+    expect(existsSync(join(app, 'tmp'))).toBe(false);
   });
 
   it('saves to the app: the draft is folded in and removed, and the next run uses it', async () => {
@@ -205,13 +268,23 @@ describe('builder routes', () => {
     });
   }
 
-  it('refuses a body that is not multipart', async () => {
-    const response = await fetch(`${url}/builder/save`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"files": []}',
-    });
-    expect(response.status).toBe(400);
+  it('refuses malformed bodies with 400 and the code BUILDER_REQUEST', async () => {
+    const text = new FormData();
+    text.append('files', 'name: greeter');
+    const bodies: [RequestInit, RegExp][] = [
+      [{ headers: { 'content-type': 'application/json' }, body: '{"files": []}' }, /^No files/],
+      [{ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' }, /./],
+      [{ body: new FormData() }, /^No files/],
+      [{ body: text }, /`files` must be file uploads/],
+    ];
+    for (const [init, detail] of bodies) {
+      const response = await fetch(`${url}/builder/save?tmp=true`, { method: 'POST', ...init });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { detail: string; code: string };
+      expect(body.code).toBe('BUILDER_REQUEST');
+      expect(body.detail).toMatch(detail);
+    }
+    expect(existsSync(join(app, 'tmp'))).toBe(false);
   });
 });
 

@@ -19,6 +19,12 @@ export * from './errors/errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
 export * from './events/schemas.js';
+export {
+  DYNAMIC_INSTRUCTION_PREAMBLE,
+  isDynamicInstructionContent,
+  isOtherAgentContext,
+  OTHER_AGENT_CONTEXT_PREAMBLE,
+} from './flow/adk-prompts.js';
 export { authRequestEvent, pendingAuthResponses } from './flow/auth-request.js';
 export * from './flow/compression.js';
 export * from './flow/confirmation.js';

@@ -11,7 +11,10 @@ let jsFile: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'adk-dev-ui-assets-'));
   await buildUi(root);
-  jsFile = readdirSync(join(root, 'assets')).find((f) => f.endsWith('.js')) as string;
+  // The entry script (index.html names it; lazily loaded chunks are fetched by it).
+  jsFile = readdirSync(join(root, 'assets')).find(
+    (f) => f.startsWith('index-') && f.endsWith('.js'),
+  ) as string;
 }, 60_000);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));

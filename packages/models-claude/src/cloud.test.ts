@@ -188,15 +188,19 @@ describe('staticInstruction', () => {
     const runner = new InMemoryRunner({ agent });
     for await (const _ of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('hi') })) {
     }
-    const system = (
-      (server.requests.at(-1)?.body ?? {}) as { system: { text: string; cache_control?: unknown }[] }
-    ).system;
+    const body = (server.requests.at(-1)?.body ?? {}) as {
+      system: { text: string; cache_control?: unknown }[];
+      messages: { role: string; content: { text?: string }[] }[];
+    };
+    const system = body.system;
     expect(system[0]).toEqual({
       type: 'text',
       text: 'You answer questions about the ACME handbook. (static)',
       cache_control: { type: 'ephemeral' },
     });
-    expect(system[1]?.text).toContain('The user is .');
+    expect(system[1]?.text).toBe('You are an agent. Your internal name is "assistant".');
     expect(system[1]?.cache_control).toBeUndefined();
+    // Beside a static instruction the templated one travels as a user turn (as ADK sends it).
+    expect(JSON.stringify(body.messages[0])).toContain('The user is .');
   });
 });

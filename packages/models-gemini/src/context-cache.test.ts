@@ -67,8 +67,10 @@ describe('Gemini explicit context caching', () => {
       expect(body.systemInstruction).toBeUndefined();
       expect(body.tools).toBeUndefined();
       const contents = body.contents as { role: string; parts: { text?: string }[] }[];
-      // The templated part of the system instruction leads the conversation.
-      expect(contents[0]?.parts[0]?.text).toContain('Today the user is .');
+      // The rest of the system instruction leads the conversation; the templated instruction is a
+      // user turn before the message (as ADK sends it beside a static instruction).
+      expect(contents[0]?.parts[0]?.text).toBe('You are an agent. Your internal name is "assistant".');
+      expect(JSON.stringify(contents)).toContain('Today the user is .');
     }
   });
 });

@@ -1,4 +1,10 @@
-import { type Content, FunctionTool, LlmAgent, type LlmRequest } from '@adk/core';
+import {
+  type Content,
+  FunctionTool,
+  isDynamicInstructionContent,
+  LlmAgent,
+  type LlmRequest,
+} from '@adk/core';
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -47,6 +53,28 @@ function pairsIntact(request: LlmRequest | undefined): boolean {
 }
 
 describe('ContextFilterPlugin', () => {
+  it('neither the instruction sent in contents nor another agent’s turn counts as an invocation, and the instruction is kept', async () => {
+    const model = toolModel();
+    const h = harness(
+      new LlmAgent({
+        name: 'a',
+        model,
+        tools: [echo],
+        staticInstruction: 'Static part.',
+        instruction: 'Dynamic part.',
+      }),
+      [new ContextFilterPlugin({ invocationsToKeep: 1 })],
+    );
+    for (const n of [1, 2]) await h.send(`message ${n}`);
+    const first = model.requests.at(-2)?.contents ?? [];
+    const last = model.requests.at(-1)?.contents ?? [];
+    expect(isDynamicInstructionContent(first[0] as Content)).toBe(true);
+    expect(summary(model.requests.at(-2)).slice(1)).toEqual(['user: message 2']);
+    // After a function response the instruction comes last (ADK never puts it before a response).
+    expect(summary(model.requests.at(-1)).slice(0, 3)).toEqual(['user: message 2', 'call 2', 'response 2']);
+    expect(isDynamicInstructionContent(last[3] as Content)).toBe(true);
+  });
+
   it('keeps only the last N invocations of the history', async () => {
     const model = toolModel();
     const h = harness(new LlmAgent({ name: 'a', model, tools: [echo] }), [

@@ -3,6 +3,8 @@ import {
   type CallbackContext,
   ConfigError,
   type Content,
+  isDynamicInstructionContent,
+  isOtherAgentContext,
   type Plugin,
   safeCut,
 } from '@adk/core';
@@ -22,17 +24,22 @@ export interface ContextFilterPluginOptions {
 function isInvocationStart(content: Content): boolean {
   if (content.role !== 'user' || content.parts.length === 0) return false;
   if (content.parts.some((p) => p.functionResponse)) return false;
-  // Other agents' turns are re-phrased by core as user contents starting with "For context:".
-  return content.parts[0]?.text !== 'For context:';
+  // Other agents' turns (re-phrased as "For context:" user turns) and the instruction sent in
+  // contents beside a static instruction are user contents that start no invocation.
+  return !isOtherAgentContext(content) && !isDynamicInstructionContent(content);
 }
 
-/** The contents from the start of the last `n` invocations (a user message starts one). */
+/**
+ * The contents from the start of the last `n` invocations (a user message starts one). The
+ * agent's instruction, when it travels in contents, is kept even if it stands before the cut.
+ */
 export function keepLastInvocations(contents: Content[], n: number): Content[] {
   if (n <= 0) return contents;
   let found = 0;
   for (let i = contents.length - 1; i >= 0; i--) {
     if (isInvocationStart(contents[i] as Content) && ++found === n) {
-      return contents.slice(safeCut(contents, i));
+      const cut = safeCut(contents, i);
+      return [...contents.slice(0, cut).filter(isDynamicInstructionContent), ...contents.slice(cut)];
     }
   }
   return contents;

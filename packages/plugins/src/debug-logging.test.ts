@@ -82,9 +82,15 @@ describe('DebugLoggingPlugin', () => {
       expect(r).toMatchObject({ timestamp: 42, appName: 'app', userId: 'u', sessionId: 's' });
     }
 
-    // The complete request, exactly as the model received it.
+    // The complete request, as the model received it but for the agent-name label, which the flow
+    // adds after the before-model hooks (as ADK does).
     const requests = all.filter((r) => r.type === 'model_request');
-    expect(requests.map((r) => r.request)).toEqual(JSON.parse(JSON.stringify(model.requests)));
+    const received = JSON.parse(JSON.stringify(model.requests)) as { config: { labels?: unknown } }[];
+    for (const r of received) {
+      expect(r.config.labels).toEqual({ adk_agent_name: 'memo' });
+      delete r.config.labels;
+    }
+    expect(requests.map((r) => r.request)).toEqual(received);
     expect(requests[0]).toMatchObject({ agent: 'memo' });
     expect(JSON.stringify(requests[0]?.request)).toContain('Remember facts.');
 

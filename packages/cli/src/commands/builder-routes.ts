@@ -9,8 +9,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { describeError, isAdkError } from '@adk/core';
-import type { AppLoader } from '../loader/app-loader.js';
+import { AdkError, type AdkErrorOptions, describeError, isAdkError } from '@adk/core';
+import { type AppLoader, draftAppName } from '../loader/app-loader.js';
 
 type ServerRoute = NonNullable<import('@adk/server').AdkServerOptions['routes']>[number];
 type ServerApp = Parameters<ServerRoute>[0];
@@ -19,8 +19,15 @@ const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 const YAML_FILE = /\.ya?ml$/i;
 const TMP = 'tmp';
 
-/** A bad request to the builder: answered with 400 and `{ detail }`, as ADK's builder does. */
-class BuilderRequestError extends Error {}
+/**
+ * A bad request to the builder (malformed body, bad name or path, a file the config check refuses):
+ * answered with 400 and `{ detail, code }`, the detail as ADK's builder words it.
+ */
+export class BuilderRequestError extends AdkError {
+  constructor(message: string, options?: AdkErrorOptions) {
+    super('BUILDER_REQUEST', message, options);
+  }
+}
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
@@ -54,7 +61,8 @@ function copyApp(from: string, to: string): void {
  * (`POST /dev/apps/{app}/builder/save`) takes multipart files named `{app}/{path}.yaml`, checks each
  * with @adk/config (schema, and no path or code reference outside the app — nothing is imported),
  * and writes them to the draft (`tmp=true`) or to the app (the draft is folded in and removed);
- * `POST /builder/app/{app}/cancel` (`POST /dev/apps/{app}/builder/cancel`) drops the draft.
+ * `POST /builder/app/{app}/cancel` (`POST /dev/apps/{app}/builder/cancel`) drops the draft. While a
+ * draft exists it is served as the app `__draft__{app}` (unlisted), so the web UI can chat with it.
  */
 export function builderRoutes(agentsDir: string, loader: AppLoader): ServerRoute {
   // A folder that is itself the app (`adk web .`) is named after itself; its parent holds it.
@@ -118,6 +126,8 @@ export function builderRoutes(agentsDir: string, loader: AppLoader): ServerRoute
       }
     }
     const target = tmp ? draftRoot(name) : root;
+    // A draft starts as a copy of the app, so the code it names (copied beside it) resolves.
+    if (tmp && !existsSync(target) && existsSync(root)) copyApp(root, target);
     mkdirSync(target, { recursive: true });
     if (!tmp && existsSync(draftRoot(name))) copyApp(draftRoot(name), root);
     for (const upload of uploads) {
@@ -126,7 +136,19 @@ export function builderRoutes(agentsDir: string, loader: AppLoader): ServerRoute
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, upload.text);
     }
-    if (!tmp) {
+    if (tmp) {
+      // The draft is served as the app `__draft__{app}`: the next run there uses these files.
+      const loaded = await loader.reload(
+        draftAppName(name),
+        uploads.map((u) => join(target, u.rel)),
+      );
+      if (!loaded.ok) {
+        throw new BuilderRequestError(
+          `The draft was saved but does not load: ${loaded.error.file}: ${loaded.error.message}`,
+          { details: { file: loaded.error.file } },
+        );
+      }
+    } else {
       cancel(name);
       // Served at once: the next run uses the saved files (the watcher would reload them too, later).
       if (loader.reloadable)
@@ -153,7 +175,7 @@ export function builderRoutes(agentsDir: string, loader: AppLoader): ServerRoute
         return respond(await work());
       } catch (error) {
         if (error instanceof BuilderRequestError) {
-          return new Response(JSON.stringify({ detail: error.message }), {
+          return new Response(JSON.stringify({ detail: error.message, code: error.code }), {
             status: 400,
             headers: { 'content-type': 'application/json' },
           });

@@ -26,6 +26,23 @@ export const AGENT_EXPORTS = ['rootAgent', 'default', 'root_agent'];
 
 const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
+/** The builder keeps an app's draft in `{app}/tmp/{app}/` (as ADK's builder does). */
+export const DRAFT_FOLDER = 'tmp';
+/** App names of builder drafts start with this; no listed app does (folders starting with `_` are not apps). */
+export const DRAFT_PREFIX = '__draft__';
+
+/** The app name the draft of `app` is served under: `__draft__{app}`. */
+export function draftAppName(app: string): string {
+  return `${DRAFT_PREFIX}${app}`;
+}
+
+/** The app a draft name belongs to, or undefined for a name that is not a draft's. */
+export function appOfDraft(name: string): string | undefined {
+  if (!name.startsWith(DRAFT_PREFIX)) return undefined;
+  const app = name.slice(DRAFT_PREFIX.length);
+  return APP_NAME.test(app) && !app.startsWith(DRAFT_PREFIX) ? app : undefined;
+}
+
 /** The module file of an app folder, or undefined when it has none. */
 export function findEntry(folder: string): string | undefined {
   for (const name of ENTRY_FILES) {
@@ -178,9 +195,21 @@ export class AppLoader {
     return findEntry(this.dir) !== undefined;
   }
 
-  /** The app folder of `name` (the agents folder itself for a single app). */
+  /** The app folder of `name` (the agents folder itself for a single app; `{app}/tmp/{app}` for a draft). */
   folderOf(name: string): string {
+    const draftOf = appOfDraft(name);
+    if (draftOf !== undefined) return join(this.folderOf(draftOf), DRAFT_FOLDER, draftOf);
     return this.isSingleApp ? this.dir : join(this.dir, name);
+  }
+
+  /**
+   * Whether `name` is an app: a listed one, or the builder's draft of one (`__draft__{app}`, served
+   * from `{app}/tmp/{app}/root_agent.yaml` while that draft exists, never listed).
+   */
+  async has(name: string): Promise<boolean> {
+    const draftOf = appOfDraft(name);
+    if (draftOf === undefined) return this.cache.has(name) || (await this.list()).includes(name);
+    return existsSync(join(this.folderOf(name), CONFIG_ENTRY_FILE)) && (await this.has(draftOf));
   }
 
   async list(): Promise<string[]> {
@@ -196,6 +225,18 @@ export class AppLoader {
 
   /** The module file of an app, or an AgentLoadError naming what was looked for. */
   entryOf(name: string): string {
+    const draftOf = appOfDraft(name);
+    if (draftOf !== undefined) {
+      // A draft is YAML only: the builder writes nothing else.
+      this.entryOf(draftOf);
+      const entry = join(this.folderOf(name), CONFIG_ENTRY_FILE);
+      if (!existsSync(entry)) {
+        throw new AgentLoadError(`App "${draftOf}" has no draft (${entry} does not exist)`, {
+          details: { app: name, file: entry },
+        });
+      }
+      return entry;
+    }
     const single = this.isSingleApp;
     if (!APP_NAME.test(name) || (single && name !== basename(this.dir))) {
       throw new AgentLoadError(`Unknown app "${name}" in ${this.dir}`, { details: { app: name } });
@@ -243,10 +284,12 @@ export class AppLoader {
    * success the new agent is served from then on and `revision(name)` changes; on failure the
    * last good version (if any) stays, and the failure is kept in `reloadStates()` until a load
    * succeeds. `changed` (files that triggered the reload) names the file at fault when the error
-   * does not. Needs `reloadable: true`.
+   * does not. Needs `reloadable: true`, except for a builder draft (YAML, read afresh each time; the
+   * modules it names stay those loaded first unless the loader is reloadable).
    */
   reload(name: string, changed: string[] = []): Promise<{ ok: true } | { ok: false; error: AppLoadIssue }> {
-    if (!this.reloadable) throw new AgentLoadError('This AppLoader was not created with reloadable: true');
+    if (!this.reloadable && appOfDraft(name) === undefined)
+      throw new AgentLoadError('This AppLoader was not created with reloadable: true');
     return this.serialized(name, async () => {
       if (this.loadEnv) this.env.apply(this.dir);
       try {
@@ -275,7 +318,7 @@ export class AppLoader {
     const state = this.states.get(name);
     try {
       const entry = this.entryOf(name);
-      if (this.loadEnv && !this.isSingleApp) this.env.apply(this.folderOf(name));
+      if (this.loadEnv && !this.isSingleApp) this.env.apply(this.folderOf(appOfDraft(name) ?? name));
       // Node caches CommonJS modules by path, where a query string cannot make a fresh copy.
       // A root_agent.yaml is read afresh on every load; the modules it names load as ES modules.
       const esm = isConfigEntry(entry) || isEsModule(entry);
@@ -286,7 +329,13 @@ export class AppLoader {
         );
       }
       const version = this.reloadable && esm ? ++this.versions : undefined;
-      const agent = await loadAgentModule(entry, version === undefined ? {} : { version });
+      const draftOf = appOfDraft(name);
+      // A draft is the app's YAML edited in the builder: the code it names is the app's own (a copy
+      // in the draft folder would break the relative imports of the app's modules).
+      const agent =
+        draftOf === undefined
+          ? await loadAgentModule(entry, version === undefined ? {} : { version })
+          : await loadConfigAgent(entry, version, this.folderOf(draftOf));
       // Any earlier attempt (a version served, or a failure shown) makes this a new version.
       this.states.set(name, {
         revision: state === undefined ? 0 : state.revision + 1,

@@ -1,5 +1,5 @@
 import { basename, dirname, relative, sep } from 'node:path';
-import type { AppLoader, AppLoadIssue } from './app-loader.js';
+import { type AppLoader, type AppLoadIssue, DRAFT_FOLDER, draftAppName } from './app-loader.js';
 
 /** Files whose change reloads an app: code, YAML agent configs, JSON, and `.env`. */
 const WATCHED = /\.(?:[cm]?[jt]sx?|ya?ml|json)$/;
@@ -62,9 +62,15 @@ export async function watchApps(loader: AppLoader, options: AppWatcherOptions = 
   let closed = false;
 
   const appsOf = async (file: string): Promise<string[]> => {
-    if (loader.isSingleApp) return loader.list();
     const known = Object.keys(loader.reloadStates());
     const parts = relative(dir, file).split(sep);
+    // A file of a builder draft (`{app}/tmp/{app}/…`): the draft, if it was loaded; not the app.
+    const [first, second, third] = loader.isSingleApp ? [basename(dir), ...parts] : parts;
+    if (second === DRAFT_FOLDER && third !== undefined && third === first && parts.length > 2) {
+      const draft = draftAppName(first);
+      return known.includes(draft) ? [draft] : [];
+    }
+    if (loader.isSingleApp) return loader.list();
     if (parts.length > 1) {
       // A file in an app's folder: that app (a new app loads eagerly, a removed one reports it).
       const app = parts[0] as string;

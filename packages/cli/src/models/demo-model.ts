@@ -3,6 +3,8 @@ import {
   type Content,
   type FunctionDeclaration,
   type GenerateOptions,
+  isDynamicInstructionContent,
+  isOtherAgentContext,
   type Llm,
   type LlmConnection,
   type LlmRequest,
@@ -127,9 +129,9 @@ function contentWords(content: Content): string {
     .join(' ');
 }
 
-/** Another agent's turn that the flow re-phrased as context starts with this text part. */
+/** Another agent's turn re-phrased as context, or the instruction sent in contents: no user message. */
 function isContext(content: Content): boolean {
-  return content.parts[0]?.text === 'For context:';
+  return isOtherAgentContext(content) || isDynamicInstructionContent(content);
 }
 
 function isUserMessage(content: Content): boolean {
@@ -172,18 +174,11 @@ function agentName(request: LlmRequest): string | undefined {
   return /Your internal name is "([^"]+)"/.exec(request.systemInstruction ?? '')?.[1];
 }
 
-/** The agent's own instruction: the section after the "You are an agent" line. */
+/** The agent's own instruction: what comes before the "You are an agent" line (ADK's order). */
 function ownInstruction(request: LlmRequest): string | undefined {
-  const sections = (request.systemInstruction ?? '').split('\n\n');
-  const i = sections.findIndex((s) => s.startsWith('You are an agent.'));
-  const next = i >= 0 ? sections[i + 1] : undefined;
-  if (
-    !next ||
-    next.startsWith('You can hand the conversation') ||
-    next.startsWith('You have a list of other agents')
-  )
-    return undefined;
-  return next;
+  const system = request.systemInstruction ?? '';
+  const i = system.startsWith('You are an agent.') ? 0 : system.indexOf('\n\nYou are an agent.');
+  return i > 0 ? system.slice(0, i) : undefined;
 }
 
 export function planReply(request: LlmRequest): Plan {
@@ -266,14 +261,12 @@ function transferTargets(tool: FunctionDeclaration, request: LlmRequest): string
   );
 }
 
-/** A target's description in the transfer instruction: `- name: …`, or ADK's `Agent name:`/`Agent description:` pair. */
+/** The description the transfer instructions give for a target ("Agent name:" / "Agent description:"). */
 function targetDescription(request: LlmRequest, name: string): string {
   const lines = (request.systemInstruction ?? '').split('\n');
-  const line = lines.find((l) => l.startsWith(`- ${name}: `));
-  if (line) return line.slice(name.length + 4);
-  const i = lines.findIndex((l) => l.trim() === `Agent name: ${name}`);
-  const next = i >= 0 ? lines[i + 1] : undefined;
-  return next?.startsWith('Agent description: ') ? next.slice('Agent description: '.length) : '';
+  const i = lines.indexOf(`Agent name: ${name}`);
+  const line = i >= 0 ? lines[i + 1] : undefined;
+  return line?.startsWith('Agent description: ') ? line.slice('Agent description: '.length) : '';
 }
 
 /** An earlier demo reply quoted again (e.g. through outputKey state) without its notice. */

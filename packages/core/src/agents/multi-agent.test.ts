@@ -256,8 +256,10 @@ describe('transfer', () => {
     expect(req.tools?.find((t) => t.name === 'transfer_to_agent')?.parameters).toMatchObject({
       properties: { agent_name: { enum: ['billing', 'support'] } },
     });
-    expect(req.systemInstruction).toContain('- billing: Handles invoices and refunds');
-    expect(req.systemInstruction).toContain('- support: Technical help');
+    expect(req.systemInstruction).toContain(
+      '\nAgent name: billing\nAgent description: Handles invoices and refunds\n',
+    );
+    expect(req.systemInstruction).toContain('\nAgent name: support\nAgent description: Technical help\n');
     // billing sees the desk's transfer as context, not as its own call
     expect(JSON.stringify(billingModel.requests[0]!.contents)).toContain(
       '[desk] called tool `transfer_to_agent`',

@@ -2,6 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
 import type { Event } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import { presentOtherAgentTurn, TRANSFER_TOOL_NAME } from './adk-prompts.js';
 
 export type IncludeContents = 'default' | 'none';
 
@@ -33,23 +34,14 @@ function stripInternal(content: Content): Content | undefined {
   return parts.length > 0 ? { ...content, parts } : undefined;
 }
 
-/** Another agent's turn, re-phrased as user-side context ("[agent] said: …"). */
-function asContext(event: Event, content: Content): Content {
-  const parts: Part[] = [{ text: 'For context:' }];
-  for (const part of content.parts) {
-    if (part.thought) continue;
-    if (part.text !== undefined) parts.push({ text: `[${event.author}] said: ${part.text}` });
-    else if (part.functionCall) {
-      parts.push({
-        text: `[${event.author}] called tool \`${part.functionCall.name}\` with parameters: ${JSON.stringify(part.functionCall.args)}`,
-      });
-    } else if (part.functionResponse) {
-      parts.push({
-        text: `[${event.author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}`,
-      });
-    } else parts.push(part);
-  }
-  return { role: 'user', parts };
+/**
+ * Whether a part gives the model nothing (ADK leaves events made only of such parts out): no text,
+ * data, call or response, or a thought (unless it carries a signature the model needs back).
+ */
+function isInvisible(part: Part): boolean {
+  if (part.functionCall || part.functionResponse || part.thoughtSignature) return false;
+  if (part.thought) return true;
+  return !(part.text || part.inlineData || part.fileData || part.executableCode || part.codeExecutionResult);
 }
 
 /**
@@ -161,10 +153,47 @@ function wellPaired(contents: Content[], start = 0): boolean {
   return true;
 }
 
-function hasUserText(event: Event): boolean {
+/** A transfer: its call, or the response that carries the transfer action. */
+function isTransfer(event: Event): boolean {
   return (
-    event.author === 'user' && (event.content?.parts.some((p) => p.text !== undefined && !p.thought) ?? false)
+    event.actions.transferToAgent !== undefined ||
+    (event.content?.parts.some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME) ?? false)
   );
+}
+
+/** A tool result the user posted back (a long-running tool finished): it continues a turn. */
+function isSubmittedResult(event: Event): boolean {
+  return event.author === 'user' && (event.content?.parts.some((p) => p.functionResponse) ?? false);
+}
+
+/**
+ * Where the current turn starts, as ADK finds it for `includeContents: 'none'`: the latest event
+ * sent to the model that the user or another agent authored, other than a transfer or a posted-back
+ * tool result — and never after a call whose posted-back result is in the turn. -1 when none.
+ */
+function currentTurnStart(events: Event[], agentName: string, branch: string | undefined): number {
+  const unmatched = new Set<string>();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as Event;
+    for (const p of event.content?.parts ?? []) if (p.functionCall) unmatched.delete(p.functionCall.id);
+    const submitted = isSubmittedResult(event);
+    if (submitted)
+      for (const p of event.content?.parts ?? [])
+        if (p.functionResponse) unmatched.add(p.functionResponse.id);
+    if (
+      unmatched.size === 0 &&
+      !submitted &&
+      event.author !== agentName &&
+      !event.partial &&
+      event.content &&
+      !event.content.parts.every(isInvisible) &&
+      isVisibleFromBranch(event.branch, branch) &&
+      stripInternal(event.content) &&
+      !isTransfer(event)
+    )
+      return i;
+  }
+  return -1;
 }
 
 /** Adds one event's turn to the history being built (re-phrasing other agents' turns). */
@@ -175,7 +204,7 @@ function addEvent(
   contents: Content[],
   rephrased: Set<string>,
 ): void {
-  if (event.partial || !event.content || event.content.parts.length === 0) return;
+  if (event.partial || !event.content || event.content.parts.every(isInvisible)) return;
   if (!isVisibleFromBranch(event.branch, branch)) return;
   const content = stripInternal(event.content);
   if (!content) return;
@@ -192,7 +221,8 @@ function addEvent(
     contents.push(content);
   } else {
     for (const p of content.parts) if (p.functionCall) rephrased.add(p.functionCall.id);
-    contents.push(asContext(event, content));
+    const context = presentOtherAgentTurn(event.author, content);
+    if (context) contents.push(context);
   }
 }
 
@@ -286,9 +316,7 @@ export function buildContents(
   }
   let events = all;
   if (include === 'none') {
-    // Only the current turn: from the latest user message with text on.
-    let start = events.length - 1;
-    while (start >= 0 && !hasUserText(events[start] as Event)) start--;
+    const start = currentTurnStart(events, agentName, ctx.branch);
     events = start >= 0 ? events.slice(start) : [];
   }
   events = applyCompactions(events, ctx.branch);

@@ -2,7 +2,7 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import { CallbackContext, ReadonlyContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
-import type { LlmAgent } from '../agents/llm-agent.js';
+import { type LlmAgent, LlmAgent as LlmAgentClass } from '../agents/llm-agent.js';
 import { DEFAULT_MAX_LLM_CALLS } from '../agents/run-config.js';
 import {
   CancelledError,
@@ -31,14 +31,28 @@ import { zodToJsonSchema } from '../tools/function-tool.js';
 import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
+import {
+  AGENT_NAME_LABEL,
+  dynamicInstructionContent,
+  INSTRUCTION_SEPARATOR,
+  identityInstruction,
+  insertBeforeLastUserRun,
+  TRANSFER_TOOL_NAME,
+} from './adk-prompts.js';
 import { authRequestEvent, pendingAuthResponses } from './auth-request.js';
 import type { CompressionResult, ContextCompressor } from './compression.js';
 import { confirmationRequestEvent, pendingConfirmations } from './confirmation.js';
 import { buildContents } from './contents.js';
 import { executeFunctionCalls } from './functions.js';
+import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
 import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
+
+/** Whether ADK would use an instruction: a function, or a non-empty template. */
+function hasInstruction(provider: InstructionProvider | undefined): provider is InstructionProvider {
+  return typeof provider === 'function' || (typeof provider === 'string' && provider.length > 0);
+}
 
 /** Everything one step needs about the agent's tools. */
 export interface ResolvedTools {
@@ -62,7 +76,8 @@ export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Pro
     } else list.push(entry);
   }
   const targets = transferTargets(agent);
-  if (targets.length > 0) list.push(new TransferToAgentTool(targets));
+  // ADK declares transfer_to_agent before the agent's own tools.
+  if (targets.length > 0) list.unshift(new TransferToAgentTool(targets));
   const byName = new Map<string, BaseTool>();
   for (const tool of list) {
     if (byName.has(tool.name))
@@ -78,37 +93,48 @@ export async function buildRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
   tools: ResolvedTools,
-  contents: Content[],
+  history: Content[],
 ): Promise<LlmRequest> {
+  let contents = history;
   const readonly = new ReadonlyContext(ctx);
   const model = agent.canonicalModel;
   const llmName = typeof model === 'string' ? model : (model?.model ?? '');
   const config = { ...agent.generateConfig, ...ctx.runConfig.generateConfig };
+  // ADK's order: global instruction, static instruction, the instruction (in `contents` when there
+  // is a static one), identity, output schema, transfer; then what tools add (docs/decisions/0016).
   const sections: string[] = [];
   const root = ctx.rootAgent as Partial<LlmAgent>;
-  // The static part first: a stable prefix is what vendors cache.
+  if (root instanceof LlmAgentClass && hasInstruction(root.globalInstruction))
+    sections.push((await resolveInstruction(root.globalInstruction, readonly)) ?? '');
   if (agent.staticInstruction) sections.push(agent.staticInstruction);
-  const global = await resolveInstruction(root.globalInstruction, readonly);
-  if (global) sections.push(global);
-  sections.push(
-    `You are an agent. Your internal name is "${agent.name}".${agent.description ? ` The description about you is "${agent.description}".` : ''}`,
-  );
-  const instruction = await resolveInstruction(agent.instruction, readonly);
-  if (instruction) sections.push(instruction);
+  let dynamicInstruction: Content | undefined;
+  if (hasInstruction(agent.instruction)) {
+    const instruction = (await resolveInstruction(agent.instruction, readonly)) ?? '';
+    if (agent.staticInstruction) dynamicInstruction = dynamicInstructionContent(instruction);
+    else sections.push(instruction);
+  }
+  sections.push(identityInstruction(agent));
   if (agent.outputSchema) {
     const schema = zodToJsonSchema(agent.outputSchema);
     config.responseSchema = schema;
     config.responseMimeType = 'application/json';
-    sections.push(
-      `When you give your final answer, reply with JSON only, matching this JSON Schema:\n${JSON.stringify(schema)}`,
-    );
+    // ADK asks for the schema in the config alone; with tools it adds a set_model_response tool,
+    // which we do not have: the model is told in words instead.
+    if (tools.list.some((t) => t.name !== TRANSFER_TOOL_NAME))
+      sections.push(
+        `When you give your final answer, reply with JSON only, matching this JSON Schema:\n${JSON.stringify(schema)}`,
+      );
   }
   const transfer = transferInstruction(agent, tools.transferTargets);
   if (transfer) sections.push(transfer);
 
+  if (dynamicInstruction) {
+    contents = contents.slice();
+    insertBeforeLastUserRun(contents, [dynamicInstruction]);
+  }
   const request: LlmRequest = {
     model: llmName,
-    systemInstruction: sections.join('\n\n'),
+    systemInstruction: sections.join(INSTRUCTION_SEPARATOR),
     contents,
     config,
   };
@@ -175,6 +201,9 @@ async function* callModel(
   const shortCircuit =
     (await ctx.pluginManager.beforeModel(beforeArgs)) ?? (await firstResult(hooks.beforeModel, beforeArgs));
   if (shortCircuit) return { response: shortCircuit };
+  // As ADK: the agent's name as a label of the model call (Vertex AI bills per label).
+  if (request.config.labels?.[AGENT_NAME_LABEL] === undefined)
+    request.config.labels = { ...request.config.labels, [AGENT_NAME_LABEL]: agent.name };
 
   const trace = startSpan('call_llm', ctx.trace, () => ({
     [GenAi.operationName]: 'chat',

@@ -3,8 +3,13 @@ import { LlmAgent } from '../agents/llm-agent.js';
 import type { FunctionDeclaration } from '../models/llm.js';
 import { BaseTool } from '../tools/base-tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import {
+  transferInstruction as adkTransferInstruction,
+  TRANSFER_TOOL_DESCRIPTION,
+  TRANSFER_TOOL_NAME,
+} from './adk-prompts.js';
 
-export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
+export { TRANSFER_TOOL_NAME } from './adk-prompts.js';
 
 /**
  * Where an LlmAgent may hand the conversation: its sub-agents; its parent unless
@@ -21,14 +26,13 @@ export function transferTargets(agent: LlmAgent): BaseAgent[] {
   return targets;
 }
 
-/** The transfer tool of one agent: its schema enumerates exactly the valid targets. */
+/**
+ * The transfer tool of one agent, declared as ADK declares it: `agent_name` is a string whose
+ * enum lists exactly the valid targets, in transfer order.
+ */
 export class TransferToAgentTool extends BaseTool {
   constructor(private readonly targets: BaseAgent[]) {
-    super({
-      name: TRANSFER_TOOL_NAME,
-      description:
-        'Transfers the conversation to another agent that is better suited to answer. Use the exact agent name.',
-    });
+    super({ name: TRANSFER_TOOL_NAME, description: TRANSFER_TOOL_DESCRIPTION });
   }
 
   declaration(): FunctionDeclaration {
@@ -38,11 +42,7 @@ export class TransferToAgentTool extends BaseTool {
       parameters: {
         type: 'object',
         properties: {
-          agent_name: {
-            type: 'string',
-            enum: this.targets.map((t) => t.name),
-            description: 'The agent to transfer to',
-          },
+          agent_name: { type: 'string', enum: this.targets.map((t) => t.name) },
         },
         required: ['agent_name'],
       },
@@ -58,18 +58,12 @@ export class TransferToAgentTool extends BaseTool {
       };
     }
     context.transferToAgent(name);
-    return { transferred_to: name };
+    // ADK's transfer function returns nothing, which its tools report as a null result.
+    return { result: null };
   }
 }
 
-/** The instruction section that lists the transfer targets. */
+/** The instruction section that lists the transfer targets (ADK's text); none without targets. */
 export function transferInstruction(agent: LlmAgent, targets: BaseAgent[]): string | undefined {
-  if (targets.length === 0) return undefined;
-  const lines = targets.map((t) => `- ${t.name}${t.description ? `: ${t.description}` : ''}`);
-  const parent = agent.parentAgent;
-  const parentNote =
-    parent && targets.includes(parent)
-      ? `\nIf none of these agents and not you can help, transfer back to your parent agent ${parent.name}.`
-      : '';
-  return `You can hand the conversation to one of these agents:\n${lines.join('\n')}\nIf another agent is better suited to the request, call ${TRANSFER_TOOL_NAME} with its name; otherwise answer yourself.${parentNote}`;
+  return targets.length > 0 ? adkTransferInstruction(agent, targets) : undefined;
 }

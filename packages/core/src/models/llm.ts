@@ -75,9 +75,11 @@ export interface LlmRequest {
   model: string;
   systemInstruction?: string;
   /**
-   * The agent's `staticInstruction`, which `systemInstruction` starts with (followed by two
-   * newlines when more follows). A provider may send it separately where its vendor caches
-   * prompts; one that ignores it still sends it, inside `systemInstruction`.
+   * The agent's `staticInstruction`. `systemInstruction` starts with it (followed by two newlines
+   * when more follows) unless the root agent has a global instruction, which ADK's order puts
+   * first; the agent's templated instruction then travels in `contents`. A provider may send it
+   * separately where its vendor caches prompts (when it is the prefix); one that ignores it still
+   * sends it, inside `systemInstruction`.
    */
   staticInstruction?: string;
   contents: Content[];

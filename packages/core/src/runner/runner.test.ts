@@ -187,7 +187,7 @@ describe('Runner with an LlmAgent', () => {
     const stored = await session();
     expect(stored?.state).toEqual({});
     await run('again');
-    expect(model.requests[2]!.systemInstruction).toMatch(/seen=$/);
+    expect(model.requests[2]!.systemInstruction).toMatch(/^seen=\n\n/);
   });
 
   it('an unknown tool, invalid arguments, invalid JSON and a throwing tool become error responses to the model', async () => {
@@ -328,7 +328,7 @@ describe('Runner with an LlmAgent', () => {
     expect((await session())?.events).toHaveLength(2);
   });
 
-  it('instructions compose global → identity → instruction, and functions are not templated', async () => {
+  it('instructions compose global → instruction → identity (as ADK), and functions are not templated', async () => {
     const model = new ScriptedModel(['ok']);
     const agent = new LlmAgent({
       name: 'assistant',
@@ -339,7 +339,7 @@ describe('Runner with an LlmAgent', () => {
     });
     await runAgent(agent, 'hi', { userId: 'ada' });
     expect(model.requests[0]!.systemInstruction).toBe(
-      'GLOBAL\n\nYou are an agent. Your internal name is "assistant". The description about you is "helps".\n\nAgent {literal} for ada',
+      'GLOBAL\n\nAgent {literal} for ada\n\nYou are an agent. Your internal name is "assistant". The description about you is "helps".',
     );
   });
 

@@ -8,6 +8,7 @@ import type { ArtifactService } from '../artifacts/artifact-service.js';
 import type { CredentialService } from '../auth/credential-service.js';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service.js';
 import {
+  AdkError,
   CancelledError,
   ConcurrentInvocationError,
   describeError,
@@ -271,10 +272,7 @@ export class Runner {
         {
           status: 'failed',
           endedAt: Date.now(),
-          error: {
-            code: 'INTERRUPTED',
-            message: 'The process running it stopped, and later runs of the session went on without it',
-          },
+          error: { code: 'INTERRUPTED', message: SUPERSEDED_MESSAGE },
         },
       );
       return;
@@ -461,6 +459,10 @@ export class Runner {
     }
     if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
+    // Checked again now that the run holds its session: a later run may have taken the session
+    // between the claim and here. Nothing is committed; the run ends failed (INTERRUPTED).
+    if (params.recover && params.invocationId && supersededAt(session.events, params.invocationId))
+      throw new AdkError('INTERRUPTED', SUPERSEDED_MESSAGE);
     // The run's own signal: the caller's, and aborted when the run ends in any way (including a
     // caller that stops iterating), so no model call or tool keeps running behind it.
     const controller = new AbortController();
@@ -889,6 +891,8 @@ async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<vo
     // Recorded on the run.
   }
 }
+
+const SUPERSEDED_MESSAGE = 'The process running it stopped, and later runs of the session went on without it';
 
 /** Whether events of another invocation follow the last event of `invocationId` in the log. */
 function supersededAt(events: readonly Event[], invocationId: string): boolean {

@@ -55,6 +55,7 @@ function world(idempotent: boolean) {
     });
   return {
     runner,
+    sessionService,
     requests,
     toolCalls: () => toolCalls,
     recoverTool: () => {
@@ -170,6 +171,49 @@ describe('crash recovery from the event log', () => {
     expect(record?.status).toBe('failed');
     expect(record?.error?.code).toBe('INTERRUPTED');
     expect((await w.session())?.events.map((e) => e.id)).toEqual(before);
+  });
+
+  it('a run whose session is taken by a later run between its claim and its start ends failed too', async () => {
+    const w = world(false);
+    const run = await w
+      .runner('process-a')
+      .startRun({ userId: 'u', sessionId: 's', newMessage: userContent('pay 5') });
+    await until(() => w.toolCalls() === 1);
+    w.recoverTool();
+    const taker = w.runner('process-b');
+    // Right after the takeover's first look at the session (nothing later there yet), a later
+    // message starts on the same runner and gets the session first.
+    const getSession = w.sessionService.getSession.bind(w.sessionService);
+    let later: Promise<void> | undefined;
+    let armed = true;
+    w.sessionService.getSession = async (params) => {
+      const session = await getSession(params);
+      if (armed) {
+        armed = false;
+        const events = taker.run({ userId: 'u', sessionId: 's', newMessage: userContent('hello?') });
+        await events.next();
+        later = (async () => {
+          for await (const _ of events);
+        })();
+      }
+      return session;
+    };
+    const taken = await taker.recoverRuns();
+    expect(taken.map((r) => r.id)).toEqual([run.id]);
+    let record = await taker.getRun(run.id);
+    for (let i = 0; i < 200 && record?.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      record = await taker.getRun(run.id);
+    }
+    await later;
+    expect(record?.status).toBe('failed');
+    expect(record?.error?.code).toBe('INTERRUPTED');
+    const texts = (await w.session())?.events.map(
+      (e) => e.content?.parts[0]?.text ?? e.content?.parts[0]?.functionCall?.name,
+    );
+    // The dead run's message and call, then the later turn; nothing of the dead run after it.
+    expect(texts?.slice(0, 3)).toEqual(['pay 5', 'charge', 'hello?']);
+    expect(w.toolCalls()).toBe(2);
   });
 
   it("execution 'queue': startRun only records the run, and a worker executes it", async () => {

@@ -24,9 +24,14 @@ export interface AgentToolOptions {
   streamEvents?: boolean;
 }
 
-const defaultInput = lazySchema((z) =>
-  z.object({ request: z.string().describe('The request for the agent') }),
-);
+const defaultInput = lazySchema((z) => z.object({ request: z.string() }));
+
+/** ADK's declaration of an agent tool without an input schema: one required string, `request`. */
+const DEFAULT_PARAMETERS = {
+  type: 'object',
+  properties: { request: { type: 'string' } },
+  required: ['request'],
+};
 
 /**
  * An agent used as a tool. It runs in its own in-memory session seeded with the caller's state;
@@ -46,7 +51,7 @@ export class AgentTool extends BaseTool {
     return {
       name: this.name,
       description: this.description,
-      parameters: zodToJsonSchema(this.options.inputSchema ?? defaultInput.schema),
+      parameters: this.options.inputSchema ? zodToJsonSchema(this.options.inputSchema) : DEFAULT_PARAMETERS,
     };
   }
 

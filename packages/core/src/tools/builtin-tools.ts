@@ -1,11 +1,29 @@
 import type { ReadonlyContext } from '../agents/callback-context.js';
 import { ConfigError } from '../errors/errors.js';
-import { contentText, type Part } from '../events/content.js';
+import { contentText } from '../events/content.js';
+import {
+  EXIT_LOOP_DESCRIPTION,
+  INSTRUCTION_SEPARATOR,
+  LOAD_ARTIFACTS_DESCRIPTION,
+  LOAD_ARTIFACTS_RESULT_STATUS,
+  LOAD_MEMORY_DESCRIPTION,
+  LOAD_MEMORY_INSTRUCTION,
+  loadArtifactsInstruction,
+  loadedArtifactHeading,
+  preloadMemoryInstruction,
+} from '../flow/adk-prompts.js';
 import type { FunctionDeclaration, JsonSchema, LlmRequest } from '../models/llm.js';
 import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import { ToolArgumentsError } from './function-tool.js';
 import type { ToolContext } from './tool-context.js';
+
+/** Appends to the system instruction as ADK's `append_instructions` does. */
+function appendInstruction(request: LlmRequest, text: string): void {
+  request.systemInstruction = request.systemInstruction
+    ? `${request.systemInstruction}${INSTRUCTION_SEPARATOR}${text}`
+    : text;
+}
 
 /**
  * A built-in tool: a JSON Schema declaration (so defining it loads nothing) and arguments
@@ -15,14 +33,18 @@ abstract class BuiltinTool<A> extends BaseTool {
   constructor(
     name: string,
     description: string,
-    private readonly parameters: JsonSchema,
+    private readonly parameters: JsonSchema | undefined,
     private readonly schema: SchemaLike<A>,
   ) {
     super({ name, description });
   }
 
   declaration(): FunctionDeclaration {
-    return { name: this.name, description: this.description, parameters: this.parameters };
+    return {
+      name: this.name,
+      description: this.description,
+      ...(this.parameters ? { parameters: this.parameters } : {}),
+    };
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
@@ -38,8 +60,9 @@ class ExitLoopTool extends BuiltinTool<Record<string, never>> {
   constructor() {
     super(
       'exit_loop',
-      'Exits the loop. Call this function only when you are instructed to do so.',
-      { type: 'object', properties: {} },
+      EXIT_LOOP_DESCRIPTION,
+      // A function without parameters: ADK declares none.
+      undefined,
       lazySchema((z) => z.object({}).transform(() => ({}) as Record<string, never>)),
     );
   }
@@ -58,14 +81,15 @@ class LoadMemoryTool extends BuiltinTool<{ query: string }> {
   constructor() {
     super(
       'load_memory',
-      'Loads memories of earlier conversations with the current user that match a query.',
-      {
-        type: 'object',
-        properties: { query: { type: 'string', description: 'What to look for' } },
-        required: ['query'],
-      },
+      LOAD_MEMORY_DESCRIPTION,
+      { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
       lazySchema((z) => z.object({ query: z.string() })),
     );
+  }
+
+  /** Tells the model it has memory, as ADK does. */
+  override async processLlmRequest(_context: ReadonlyContext, request: LlmRequest): Promise<void> {
+    appendInstruction(request, LOAD_MEMORY_INSTRUCTION);
   }
 
   protected async execute({ query }: { query: string }, context: ToolContext): Promise<unknown> {
@@ -116,14 +140,12 @@ class PreloadMemoryTool extends BaseTool {
     });
     const lines: string[] = [];
     for (const memory of memories) {
-      const text = contentText(memory.content).trim();
-      if (!text) continue;
-      const when = memory.timestamp === undefined ? '' : `[${new Date(memory.timestamp).toISOString()}] `;
-      lines.push(`${when}${memory.author ?? 'unknown'}: ${text}`);
+      if (memory.timestamp !== undefined) lines.push(`Time: ${new Date(memory.timestamp).toISOString()}`);
+      const text = contentText(memory.content);
+      if (text) lines.push(memory.author ? `${memory.author}: ${text}` : text);
     }
     if (lines.length === 0) return;
-    const note = `Earlier conversations with this user that may help with the current message:\n<PAST_CONVERSATIONS>\n${lines.join('\n')}\n</PAST_CONVERSATIONS>`;
-    request.systemInstruction = request.systemInstruction ? `${request.systemInstruction}\n\n${note}` : note;
+    appendInstruction(request, preloadMemoryInstruction(lines));
   }
 }
 
@@ -144,25 +166,19 @@ class LoadArtifactsTool extends BuiltinTool<{ artifact_names: string[] }> {
   constructor() {
     super(
       LOAD_ARTIFACTS,
-      'Loads the artifacts (files) with the given names so that you can read them.',
-      {
-        type: 'object',
-        properties: { artifact_names: { type: 'array', items: { type: 'string' } } },
-        required: ['artifact_names'],
-      },
-      lazySchema((z) => z.object({ artifact_names: z.array(z.string()) })),
+      LOAD_ARTIFACTS_DESCRIPTION,
+      { type: 'object', properties: { artifact_names: { type: 'array', items: { type: 'string' } } } },
+      lazySchema((z) =>
+        z.object({ artifact_names: z.array(z.string()).default([]) }).transform((a) => ({
+          artifact_names: a.artifact_names,
+        })),
+      ),
     );
   }
 
-  protected async execute(
-    { artifact_names }: { artifact_names: string[] },
-    context: ToolContext,
-  ): Promise<unknown> {
-    const available = await context.listArtifacts();
-    return {
-      artifact_names: artifact_names.filter((n) => available.includes(n)),
-      missing: artifact_names.filter((n) => !available.includes(n)),
-    };
+  protected execute({ artifact_names }: { artifact_names: string[] }): unknown {
+    // The contents are added to the next request only (below), as ADK does.
+    return { artifact_names, status: LOAD_ARTIFACTS_RESULT_STATUS };
   }
 
   /** Lists the available artifacts, and adds the content of those just loaded to the request. */
@@ -172,19 +188,16 @@ class LoadArtifactsTool extends BuiltinTool<{ artifact_names: string[] }> {
     const scope = { appName: ctx.appName, userId: ctx.userId, sessionId: ctx.session.id };
     const names = await ctx.artifactService.listArtifactKeys(scope);
     if (names.length === 0) return;
-    const note = `You have these artifacts: ${JSON.stringify(names)}. Call ${LOAD_ARTIFACTS} to read any of them.`;
-    request.systemInstruction = request.systemInstruction ? `${request.systemInstruction}\n\n${note}` : note;
-    const last = request.contents.at(-1);
-    for (const part of last?.parts ?? []) {
-      const response = part.functionResponse;
-      if (response?.name !== LOAD_ARTIFACTS) continue;
-      const loaded = (response.response.artifact_names as string[] | undefined) ?? [];
-      const parts: Part[] = [];
-      for (const name of loaded) {
-        const artifact = await ctx.artifactService.loadArtifact({ ...scope, filename: name });
-        if (artifact) parts.push({ text: `Artifact ${name}:` }, artifact);
-      }
-      if (parts.length > 0) request.contents.push({ role: 'user', parts });
+    appendInstruction(request, loadArtifactsInstruction(names));
+    // ADK looks at the first part of the last content only.
+    const response = request.contents.at(-1)?.parts[0]?.functionResponse;
+    if (response?.name !== LOAD_ARTIFACTS) return;
+    const loaded = response.response.artifact_names;
+    for (const name of Array.isArray(loaded) ? loaded : []) {
+      if (typeof name !== 'string') continue;
+      const artifact = await ctx.artifactService.loadArtifact({ ...scope, filename: name });
+      if (!artifact) continue;
+      request.contents.push({ role: 'user', parts: [{ text: loadedArtifactHeading(name) }, artifact] });
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FunctionResponseScheduling } from '../events/content.js';
+import { withLongRunningNote } from '../flow/adk-prompts.js';
 import type { FunctionDeclaration, JsonSchema } from '../models/llm.js';
 import { formatIssues, zod } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
@@ -62,7 +63,8 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
   declaration(): FunctionDeclaration {
     this.cachedDeclaration ??= {
       name: this.name,
-      description: this.description,
+      // ADK tells the model not to call a long-running tool again while it is pending.
+      description: this.isLongRunning ? withLongRunningNote(this.description) : this.description,
       parameters: zodToJsonSchema(this.options.parameters),
       ...(this.behavior === 'NON_BLOCKING' ? { behavior: 'NON_BLOCKING' as const } : {}),
     };

@@ -116,15 +116,17 @@ describe('tools', () => {
       artifactService,
       appName: 'app',
     });
-    expect(model.requests[0]!.systemInstruction).toContain('You have these artifacts: ["spec.md"]');
+    expect(model.requests[0]!.systemInstruction).toContain('You have a list of artifacts:\n  ["spec.md"]\n');
     const second = model.requests[1]!;
     expect(second.contents.at(-2)?.parts[0]?.functionResponse?.response).toEqual({
-      artifact_names: ['spec.md'],
-      missing: ['nope'],
+      artifact_names: ['spec.md', 'nope'],
+      status:
+        'artifact contents temporarily inserted and removed. to access these artifacts, call load_artifacts tool again.',
     });
+    // Only the artifact that exists is added, to this request only.
     expect(second.contents.at(-1)).toEqual({
       role: 'user',
-      parts: [{ text: 'Artifact spec.md:' }, { text: '# Spec' }],
+      parts: [{ text: 'Artifact spec.md is:' }, { text: '# Spec' }],
     });
   });
 

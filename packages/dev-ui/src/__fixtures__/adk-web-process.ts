@@ -39,7 +39,7 @@ export async function startAdkWeb(agentsDir: string, dataDir: string, port = 0):
   );
   let output = '';
   const [url, listening] = await new Promise<[string, number]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`adk web did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`adk web did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output);

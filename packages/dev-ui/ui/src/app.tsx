@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { setTokenAsker } from './api/auth.js';
 import { ApiError, api } from './api/client.js';
 import type { AdkEvent, JsonObject, Part } from './api/types.js';
+import { builderApi, draftAppName } from './builder/builder-api.js';
 import { Composer } from './components/composer.js';
 import {
   EarlierMessages,
@@ -48,7 +49,11 @@ export function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [apps, setApps] = useState<string[] | undefined>();
   const [appsError, setAppsError] = useState<string | undefined>();
-  const [app, setApp] = useState<string | undefined>(start.app);
+  // The app picked in the top bar; the chat talks to it, or to its unsaved draft while the Builder
+  // tries one (`adk web` serves the draft as an app of its own).
+  const [picked, setApp] = useState<string | undefined>(start.app);
+  const [trying, setTrying] = useState<string | undefined>();
+  const app = trying ?? picked;
   const [user] = useState(start.user ?? 'user');
   const pages = useSessionPages(user);
   const { sessions, setSessions } = pages;
@@ -67,7 +72,7 @@ export function App() {
   const [refreshKey, setRefreshKey] = useState(0);
   // `adk web` hot reload: a banner while the app's files fail to load; a new version refreshes its graph.
   const [appVersion, setAppVersion] = useState(0);
-  const reload = useAppReload(app, () => setAppVersion((v) => v + 1));
+  const reload = useAppReload(picked, () => setAppVersion((v) => v + 1));
   const [live, setLive] = useState(false);
   const abort = useRef<AbortController | undefined>(undefined);
   const shownWindowOf = useRef<string | undefined>(undefined);
@@ -191,9 +196,9 @@ export function App() {
 
   // App changes: its sessions, and the session from the URL if any.
   useEffect(() => {
-    if (!app || !apps?.includes(app)) return;
+    if (!app || !picked || !apps?.includes(picked)) return;
     void refreshSessions(app);
-  }, [app, apps, refreshSessions]);
+  }, [app, picked, apps, refreshSessions]);
 
   useEffect(() => {
     if (sessionId && sessionId === createdByRun.current) {
@@ -204,23 +209,29 @@ export function App() {
     setSelectedId(undefined);
     setFirstShown(0);
     shownWindowOf.current = undefined;
-    if (!app || !apps?.includes(app) || !sessionId) {
+    if (!app || !picked || !apps?.includes(picked) || !sessionId) {
       setEvents([]);
       setState({});
       setSessionError(undefined);
       return;
     }
     void loadSession(app, sessionId);
-  }, [app, apps, sessionId, loadSession]);
+  }, [app, picked, apps, sessionId, loadSession]);
 
   useEffect(() => {
-    writeLocation({ app, session: sessionId, user: user === 'user' ? undefined : user });
-  }, [app, sessionId, user]);
+    // A draft's sessions are not the app's: the link names the app alone meanwhile.
+    writeLocation({
+      app: picked,
+      session: trying ? undefined : sessionId,
+      user: user === 'user' ? undefined : user,
+    });
+  }, [picked, trying, sessionId, user]);
 
   useEffect(() => {
     const onPop = () => {
       const loc = readLocation();
       setApp(loc.app);
+      setTrying(undefined);
       setSessionId(loc.session);
     };
     window.addEventListener('popstate', onPop);
@@ -263,6 +274,46 @@ export function App() {
       await runsApi.cancel(run.app, user, run.session, runId).catch(drop);
     })();
   }, [user]);
+
+  // The Builder (YAML apps only): Try it chats with the saved draft in a new session; Save and
+  // Cancel (or Back) return the chat to the app.
+  const [yamlApp, setYamlApp] = useState(false);
+  useEffect(() => {
+    setYamlApp(false);
+    if (!picked || !apps?.includes(picked)) return;
+    let current = true;
+    void builderApi.isYamlApp(picked).then((yes) => {
+      if (current) setYamlApp(yes);
+    });
+    return () => {
+      current = false;
+    };
+  }, [picked, apps]);
+  const tryDraft = useCallback(() => {
+    if (!picked) return;
+    stop();
+    setTrying(draftAppName(picked));
+    setSessionId(undefined);
+    setNotice(undefined);
+  }, [picked, stop]);
+  const leaveDraft = useCallback(
+    (note?: string) => {
+      if (trying) {
+        stop();
+        setTrying(undefined);
+        setSessionId(undefined);
+      }
+      setNotice(note ? { kind: 'info', text: note } : undefined);
+    },
+    [stop, trying],
+  );
+  const builder = useMemo(
+    () =>
+      yamlApp && picked
+        ? { app: picked, user, version: appVersion, trying: !!trying, onTry: tryDraft, onLeave: leaveDraft }
+        : undefined,
+    [yamlApp, picked, user, appVersion, trying, tryDraft, leaveDraft],
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -516,7 +567,7 @@ export function App() {
     return q ? sessions.filter((s) => s.id.toLowerCase().includes(q)) : sessions;
   }, [sessions, sessionQuery]);
   const onReattach = useCallback((record: RunRecord) => void reattach(record), [reattach]);
-  const unknownApp = !!app && !!apps && !apps.includes(app);
+  const unknownApp = !!picked && !!apps && !apps.includes(picked);
   const ready = !!app && !!apps && !unknownApp && !sessionError;
   const selected = events.find((e) => e.id === selectedId);
   const lastError = useMemo(() => events.findLast((e) => e.errorCode || e.errorMessage), [events]);
@@ -533,11 +584,12 @@ export function App() {
         <label class="app-picker">
           <span>App</span>
           <select
-            value={app ?? ''}
+            value={picked ?? ''}
             disabled={!apps || running}
             onChange={(e) => {
               const next = (e.target as HTMLSelectElement).value || undefined;
               setApp(next);
+              setTrying(undefined);
               setSessionId(undefined);
             }}
           >
@@ -566,7 +618,7 @@ export function App() {
         </button>
       </header>
       {running ? <div class="progress" aria-hidden="true" /> : null}
-      {app && reload.error ? <ReloadBanner app={app} error={reload.error} /> : null}
+      {picked && reload.error ? <ReloadBanner app={picked} error={reload.error} /> : null}
       {tokenPrompt ? (
         <TokenPrompt
           refused={tokenPrompt.refused}
@@ -587,7 +639,7 @@ export function App() {
           </button>
         </main>
       ) : (
-        <div class="columns">
+        <div class={tab === 'builder' && builder ? 'columns builder-open' : 'columns'}>
           <SessionList
             sessions={visibleSessions}
             current={sessionId}
@@ -630,6 +682,14 @@ export function App() {
             onDelete={(id) => void deleteSession(id)}
           />
           <main class="chat" aria-label="Conversation">
+            {trying ? (
+              <div class="draft-banner" role="status">
+                Trying the unsaved draft of <strong>{picked}</strong>: answers come from the Builder’s draft.{' '}
+                <button type="button" class="link" onClick={() => leaveDraft()}>
+                  Back to {picked}
+                </button>
+              </div>
+            ) : null}
             {notice ? (
               <div class={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
                 {notice.text}
@@ -653,7 +713,7 @@ export function App() {
             >
               {unknownApp ? (
                 <div class="empty-state" role="alert">
-                  <h2>Unknown app “{app}”</h2>
+                  <h2>Unknown app “{picked}”</h2>
                   <p>This server serves: {apps?.length ? apps.join(', ') : 'no apps'}. Pick one above.</p>
                 </div>
               ) : !apps ? (
@@ -785,6 +845,7 @@ export function App() {
             onSelect={select}
             {...(attachedRun ? { attachedRun } : {})}
             onReattach={onReattach}
+            {...(builder ? { builder } : {})}
           />
         </div>
       )}

@@ -3,8 +3,14 @@ import { AppLoadError } from './errors.js';
 
 /** Apps found at run time, e.g. one module per folder (the CLI's loader). */
 export interface AdkAppLoader {
-  /** The names of the apps that can be loaded. */
+  /** The names of the apps that can be loaded (what `list-apps` answers). */
   list(): Promise<string[]>;
+  /**
+   * Optional: whether `name` is an app, listed or not, asked on every request that names an app (keep
+   * it cheap). Lets a loader serve apps that `list()` leaves out, such as the CLI's builder drafts,
+   * and stop serving one it loaded before; without it, an app loaded once stays, else `list()` decides.
+   */
+  has?(name: string): boolean | Promise<boolean>;
   /** Loads one app's root agent. Failures are AdkErrors that name the file. */
   load(name: string): Promise<BaseAgent>;
   /** What the app is written in, for `list-apps?detailed=true` (`yaml` for Agent Config apps; default `typescript`). */
@@ -48,6 +54,8 @@ export class AppRegistry {
 
   async has(name: string): Promise<boolean> {
     if (this.fixed) return this.fixed.has(name);
+    const loader = this.apps as AdkAppLoader;
+    if (loader.has) return await loader.has(name);
     if (this.runners.has(name)) return true;
     return (await this.names()).includes(name);
   }

@@ -1,5 +1,6 @@
 import { useRef } from 'preact/hooks';
 import type { AdkEvent, JsonObject } from '../api/types.js';
+import { BuilderTab, type BuilderTarget } from '../builder/builder-tab.js';
 import { EvalTab } from '../eval/eval-tab.js';
 import { pure } from '../lib/pure.js';
 import { workflowStatus } from '../lib/workflow.js';
@@ -23,6 +24,7 @@ export const TABS = [
   'graph',
   'eval',
   'runs',
+  'builder',
 ] as const;
 export type Tab = (typeof TABS)[number];
 const LABELS: Record<Tab, string> = {
@@ -35,6 +37,7 @@ const LABELS: Record<Tab, string> = {
   graph: 'Graph',
   eval: 'Eval',
   runs: 'Runs',
+  builder: 'Builder',
 };
 
 function InspectorInner({
@@ -51,6 +54,7 @@ function InspectorInner({
   onSelect,
   attachedRun,
   onReattach,
+  builder,
 }: {
   tab: Tab;
   onTab: (t: Tab) => void;
@@ -66,11 +70,14 @@ function InspectorInner({
   onSelect: (id: string) => void;
   attachedRun?: string;
   onReattach?: (run: RunRecord) => void;
+  /** Set for a YAML app: the Builder tab edits it. */
+  builder?: BuilderTarget;
 }) {
   const tabs = useRef<HTMLDivElement>(null);
   const authors = new Set(events.slice(-1).map((e) => e.author));
+  const shown: readonly Tab[] = builder ? TABS : TABS.filter((t) => t !== 'builder');
   const move = (delta: number) => {
-    const next = TABS[(TABS.indexOf(tab) + delta + TABS.length) % TABS.length] as Tab;
+    const next = shown[(shown.indexOf(tab) + delta + shown.length) % shown.length] as Tab;
     onTab(next);
     tabs.current?.querySelector<HTMLButtonElement>(`#tab-${next}`)?.focus();
   };
@@ -86,7 +93,7 @@ function InspectorInner({
           else if (e.key === 'ArrowLeft') move(-1);
         }}
       >
-        {TABS.map((t) => (
+        {shown.map((t) => (
           <button
             key={t}
             id={`tab-${t}`}
@@ -124,6 +131,15 @@ function InspectorInner({
             {...(attachedRun ? { attachedRun } : {})}
             {...(onReattach ? { onReattach } : {})}
           />
+        ) : null}
+        {tab === 'builder' ? (
+          builder ? (
+            <BuilderTab {...builder} />
+          ) : (
+            <p class="muted pad">
+              The Builder edits apps written in YAML (a root_agent.yaml); pick one in the top bar.
+            </p>
+          )
         ) : null}
       </div>
     </aside>

@@ -2,7 +2,7 @@ import { LlmAgent } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
 
 /**
- * Answers "echo: <the user's words>" after a few milliseconds; words starting with "slow" take 1.5 s,
+ * Answers "echo: <the user's words>" after a few milliseconds; words starting with "slow" take 3 s,
  * so a test can catch a run in progress.
  */
 export const rootAgent = new LlmAgent({
@@ -15,7 +15,7 @@ export const rootAgent = new LlmAgent({
           .at(-1)
           ?.parts.map((p) => p.text ?? '')
           .join('') ?? '';
-      await new Promise((resolve) => setTimeout(resolve, text.startsWith('slow') ? 1500 : 5));
+      await new Promise((resolve) => setTimeout(resolve, text.startsWith('slow') ? 3000 : 5));
       return `echo: ${text}`;
     },
   }),
