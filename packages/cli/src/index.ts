@@ -5,6 +5,52 @@ export {
   type PackagesOption,
 } from './commands/create.js';
 export type { ReloadStatus } from './commands/reload-route.js';
+export {
+  ConformanceFileError,
+  type ConformanceFileErrorInit,
+  ReplayMismatchError,
+  ReplaySetupError,
+} from './conformance/errors.js';
+export {
+  generatedFiles,
+  type LlmRecordingFile,
+  parseRecordings,
+  parseSessionFile,
+  parseTestSpec,
+  type RecordingFile,
+  type RecordingsFile,
+  type SessionFile,
+  type StreamingMode,
+  type TestSpec,
+  type ToolRecordingFile,
+  type UserMessageSpec,
+} from './conformance/formats.js';
+export {
+  ConformancePlugin,
+  type ConformancePluginOptions,
+  RECORDINGS_CONFIG_KEY,
+  REPLAY_CONFIG_KEY,
+  ReplayModel,
+  replayModelProvider,
+} from './conformance/plugin.js';
+export { markdownReport } from './conformance/report.js';
+export {
+  comparableRequest,
+  type RequestComparison,
+  toAdkRequest,
+  toAdkResponse,
+} from './conformance/request-shape.js';
+export {
+  type CaseResult,
+  type CaseStatus,
+  CONFORMANCE_USER,
+  type ConformanceCase,
+  type ConformanceRun,
+  type ConformanceRunOptions,
+  compareSessions,
+  discoverCases,
+  runConformance,
+} from './conformance/run-cases.js';
 export { type Checkout, findCheckout } from './create/checkout.js';
 export { AgentLoadError, CliUsageError } from './errors.js';
 export {

@@ -14,5 +14,9 @@ export const apiServerCommand: CommandModule = (program: Command) => {
       'queue background runs for workers (needs DATABASE_URL=postgres://…) and start N `adk worker` processes beside this one (0: workers run elsewhere)',
       parseCount,
     )
+    .option(
+      '--conformance',
+      "record and replay runs whose state_delta carries adk-python's _adk_recordings_config / _adk_replay_config (for adk-python's `adk conformance` client)",
+    )
     .action((dir: string, options: ServeOptions) => serve(dir, options, undefined, { reload: false }));
 };

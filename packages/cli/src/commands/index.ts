@@ -1,5 +1,6 @@
 import { apiServerCommand } from './api-server.js';
 import type { CommandModule } from './command.js';
+import { conformanceCommand } from './conformance.js';
 import { createCommand } from './create.js';
 import { evalCommand } from './eval.js';
 import { mcpCommand } from './mcp.js';
@@ -19,4 +20,5 @@ export const commands: CommandModule[] = [
   evalCommand,
   mcpCommand,
   workerCommand,
+  conformanceCommand,
 ];

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import { defaultModelRegistry, describeError } from '@adk/core';
+import { defaultModelRegistry, describeError, ModelRegistry } from '@adk/core';
 import type { AdkServerUi } from '@adk/server';
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import type { ConformancePlugin } from '../conformance/plugin.js';
 import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { watchApps } from '../loader/app-watcher.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   workers?: number;
   /** Watch the agents folder and reload changed apps (`--reload` / `--no-reload`). */
   reload?: boolean;
+  /** `api_server --conformance`: record and replay runs whose state carries ADK's conformance config. */
+  conformance?: boolean;
 }
 
 /** The options `adk web` and `adk api_server` share. */
@@ -82,6 +85,7 @@ export async function serve(
   const reload = options.reload ?? defaults.reload;
   const loader = createAppLoader(agentsDir, { reloadable: reload });
   registerModelsFromEnv(defaultModelRegistry);
+  const plugins = options.conformance ? [await conformanceServing()] : [];
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
@@ -99,6 +103,7 @@ export async function serve(
     ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     ...(ui ? { ui } : {}),
     a2a: options.a2a,
+    ...(plugins.length > 0 ? { plugins } : {}),
     // The YAML builder edits files on disk, so only the web UI's server offers it (as adk web does).
     routes: [
       ...reloadRoutes(loader, reload),
@@ -134,6 +139,10 @@ export async function serve(
   log(`Apps (${apps.length}) from ${agentsDir}: ${apps.join(', ') || 'none found'}`);
   log(`Model: ${describeModelChoice().description}`);
   log(`Sessions: ${server.storage}`);
+  if (options.conformance)
+    log(
+      'Conformance: runs with _adk_recordings_config / _adk_replay_config in their state are recorded / replayed',
+    );
   const workers = queue ? spawnWorkers(options.workers ?? 0, agentsDir, options.dataDir) : [];
   if (queue) log(`Background runs: queued for workers (${workers.length} started here)`);
   const watcher = reload ? await watchApps(loader) : undefined;
@@ -169,6 +178,18 @@ export async function serve(
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * The record/replay plugin, with the replay model put in front of every model name; a call that is
+ * not part of a replayed run goes to the model the name had before.
+ */
+async function conformanceServing(): Promise<ConformancePlugin> {
+  const { ConformancePlugin, ReplayModel, replayModelProvider } = await import('../conformance/plugin.js');
+  const plugin = new ConformancePlugin();
+  const before = registerModelsFromEnv(new ModelRegistry());
+  defaultModelRegistry.register(replayModelProvider(new ReplayModel(plugin, (name) => before.resolve(name))));
+  return plugin;
 }
 
 /** DATABASE_POOL_SIZE: at least 2 (one connection is kept for session run locks), or unset. */

@@ -67,6 +67,32 @@ describe('DemoModel', () => {
     expect(result.text).toContain('(billing)');
   });
 
+  it("reads the targets of ADK's transfer instruction (Agent name / Agent description pairs)", async () => {
+    const request = {
+      model: 'gemini-2.5-flash',
+      systemInstruction: [
+        'You are an agent. Your internal name is "front_desk".',
+        'You have a list of other agents to transfer to:',
+        'Agent name: billing\nAgent description: Handles invoices and payments.\n\nAgent name: support\nAgent description: Fixes devices.',
+      ].join('\n\n'),
+      contents: [{ role: 'user' as const, parts: [{ text: 'My invoice payment failed' }] }],
+      tools: [
+        {
+          name: 'transfer_to_agent',
+          description: 'Transfer the question to another agent.',
+          parameters: { type: 'object', properties: { agent_name: { type: 'string' } } },
+        },
+      ],
+      config: {},
+    };
+    const responses = [];
+    for await (const r of fast().generate(request)) responses.push(r);
+    expect(responses.at(-1)?.content?.parts[0]?.functionCall).toMatchObject({
+      name: 'transfer_to_agent',
+      args: { agent_name: 'billing' },
+    });
+  });
+
   it('streams token by token, and a "slow" reply can be stopped', async () => {
     const agent = new LlmAgent({ name: 'talker', model: fast() });
     const streamed = await runAgent(agent, 'hello', { runConfig: { streaming: true } });

@@ -219,7 +219,7 @@ export function planReply(request: LlmRequest): Plan {
     }
     let target: { name: string; score: number } | undefined;
     if (transfer && !transferred) {
-      for (const candidate of transferTargets(transfer)) {
+      for (const candidate of transferTargets(transfer, request)) {
         const description = targetDescription(request, candidate);
         const s = score(asked, `${candidate.replace(/_/g, ' ')} ${description}`);
         if (s > 0 && (!target || s > target.score)) target = { name: candidate, score: s };
@@ -250,10 +250,15 @@ export function planReply(request: LlmRequest): Plan {
   return { kind: 'text', text: parts.join('\n'), slow };
 }
 
-function transferTargets(tool: FunctionDeclaration): string[] {
+/** The agents `transfer_to_agent` may name: its enum, else the ones the instruction lists. */
+function transferTargets(tool: FunctionDeclaration, request: LlmRequest): string[] {
   const property = (tool.parameters?.properties as Record<string, { enum?: unknown[] }> | undefined)
     ?.agent_name;
-  return (property?.enum ?? []).filter((v): v is string => typeof v === 'string');
+  const listed = (property?.enum ?? []).filter((v): v is string => typeof v === 'string');
+  if (listed.length > 0) return listed;
+  return [...(request.systemInstruction ?? '').matchAll(/^Agent name: (.+)$/gm)].map((m) =>
+    (m[1] ?? '').trim(),
+  );
 }
 
 /** The description the transfer instructions give for a target ("Agent name:" / "Agent description:"). */
