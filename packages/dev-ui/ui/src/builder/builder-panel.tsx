@@ -1,4 +1,5 @@
 import './builder.css';
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   AGENT_CLASSES,
@@ -62,6 +63,41 @@ function problemLine(p: Problem): string {
  * **Try it** saves a draft and hands the chat to it; **Save** writes the app's files; **Cancel**
  * drops the draft and the unsaved edits.
  */
+/** A text box and its Add button (Enter adds too), for the tools and sub-agents lists. */
+function AddRow(props: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onValue: (value: string) => void;
+  onAdd: () => void;
+  button: string;
+  list?: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <div class="builder-add">
+      <input
+        type="text"
+        aria-label={props.label}
+        list={props.list}
+        placeholder={props.placeholder}
+        value={props.value}
+        onInput={(e) => props.onValue((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            props.onAdd();
+          }
+        }}
+      />
+      {props.children}
+      <button type="button" class="btn small" disabled={!props.value.trim()} onClick={props.onAdd}>
+        {props.button}
+      </button>
+    </div>
+  );
+}
+
 export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: BuilderTarget) {
   const [saved, setSaved] = useState<Files | undefined>();
   const [files, setFiles] = useState<Files>({});
@@ -452,29 +488,21 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
                       </li>
                     ))}
                   </ul>
-                  <div class="builder-add">
-                    <input
-                      aria-label="New tool"
-                      list="builder-built-in-tools"
-                      placeholder="google_search, or my_app.tools.get_weather"
-                      value={newTool}
-                      onInput={(e) => setNewTool((e.target as HTMLInputElement).value)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter') {
-                          e.preventDefault();
-                          addTool();
-                        }
-                      }}
-                    />
+                  <AddRow
+                    label="New tool"
+                    placeholder="google_search, or my_app.tools.get_weather"
+                    value={newTool}
+                    onValue={setNewTool}
+                    onAdd={addTool}
+                    button="Add tool"
+                    list="builder-built-in-tools"
+                  >
                     <datalist id="builder-built-in-tools">
                       {BUILT_IN_TOOLS.map((t) => (
                         <option key={t} value={t} />
                       ))}
                     </datalist>
-                    <button type="button" class="btn small" disabled={!newTool.trim()} onClick={addTool}>
-                      Add tool
-                    </button>
-                  </div>
+                  </AddRow>
                 </fieldset>
               </>
             ) : null}
@@ -528,23 +556,14 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
                     );
                   })}
                 </ul>
-                <div class="builder-add">
-                  <input
-                    aria-label="New sub-agent name"
-                    placeholder="helper"
-                    value={newAgent}
-                    onInput={(e) => setNewAgent((e.target as HTMLInputElement).value)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') {
-                        e.preventDefault();
-                        addSubAgent();
-                      }
-                    }}
-                  />
-                  <button type="button" class="btn small" disabled={!newAgent.trim()} onClick={addSubAgent}>
-                    Add sub-agent
-                  </button>
-                </div>
+                <AddRow
+                  label="New sub-agent name"
+                  placeholder="helper"
+                  value={newAgent}
+                  onValue={setNewAgent}
+                  onAdd={addSubAgent}
+                  button="Add sub-agent"
+                />
                 {formError ? (
                   <p class="builder-error small" role="alert">
                     {formError}
