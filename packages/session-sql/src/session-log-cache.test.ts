@@ -44,6 +44,36 @@ for (const target of testDatabases()) {
       expect((await a.getSession({ ...key, numRecentEvents: 0 }))?.events).toEqual([]);
     });
 
+    it('the newest events of a session not cached yet come from one bounded read; the log is right after it', async () => {
+      const key = { appName: `cache-${run}`, userId: 'u', sessionId: 'cold-recent' };
+      let session = await a.createSession(key);
+      for (const word of ['one', 'two', 'three', 'four']) {
+        await a.appendEvent(session, said(word));
+        session = (await a.getSession(key)) ?? session;
+      }
+      const cold = new SqlSessionService({ db });
+      expect(texts((await cold.getSession({ ...key, numRecentEvents: 2 }))?.events)).toEqual([
+        'three',
+        'four',
+      ]);
+      expect(texts((await cold.getSession({ ...key, numRecentEvents: 9 }))?.events)).toEqual([
+        'one',
+        'two',
+        'three',
+        'four',
+      ]);
+      expect(texts((await cold.getSession(key))?.events)).toEqual(['one', 'two', 'three', 'four']);
+      const full = await cold.getSession(key);
+      if (!full) throw new Error('missing');
+      await cold.appendEvent(full, said('five'));
+      // Now cached: the same answers from the cache, including what was appended.
+      expect(texts((await cold.getSession({ ...key, numRecentEvents: 2 }))?.events)).toEqual([
+        'four',
+        'five',
+      ]);
+      expect(texts((await a.getSession({ ...key, numRecentEvents: 1 }))?.events)).toEqual(['five']);
+    });
+
     it('a stale copy still fails after the cache served it, and the cache recovers', async () => {
       const key = { appName: `cache-${run}`, userId: 'u', sessionId: 'stale' };
       await a.createSession(key);

@@ -165,6 +165,10 @@ export class SqlSessionService extends SqlStore implements SessionService {
     // No events asked for (a check that the session exists, its state): the log is not read.
     if (params.numRecentEvents !== undefined && params.numRecentEvents < 1) return this.toSession(row, []);
     if (!this.logs) return this.toSession(row, await this.selectEvents(params));
+    // The newest events of a session this process has not cached: one bounded query, instead of
+    // reading (and caching) its whole log first — opening a long session in the web UI.
+    if (params.numRecentEvents !== undefined && this.logs.get(params)?.createdUs !== usText(row.created_us))
+      return this.toSession(row, await this.selectEvents(params));
     const log = await this.currentLog(params, row, this.logs);
     let events =
       params.after === undefined ? log.events : log.events.filter((e) => e.timestamp > params.after!);
