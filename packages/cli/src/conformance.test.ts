@@ -78,6 +78,26 @@ describe('adk conformance test on the committed suite', () => {
       'user_message_index',
     ]);
   });
+
+  it('every session file of the suite uses only the field names of adk-python 2.x Session and Event', async () => {
+    const seen = new Set<string>();
+    for (const c of await caseDirs(TESTS)) {
+      for (const file of ['generated-session.yaml', 'generated-session-sse.yaml']) {
+        const session = parse(await readFile(join(TESTS, c, file), 'utf8'));
+        expect(unknownKeys(session, 'Session'), `${c}/${file}`).toEqual([]);
+        for (const e of session.events) for (const k of Object.keys(e)) seen.add(k);
+      }
+    }
+    // A key adk-python does not have is caught, at any depth.
+    expect(
+      unknownKeys(
+        { id: 's', events: [{ author: 'a', actions: { state_delta: {}, message_as_output: true } }] },
+        'Session',
+      ),
+    ).toEqual(['events[0].actions.message_as_output: EventActions has no field "message_as_output"']);
+    // The workflow cases carry ADK 2.x's node fields, so the check covers them too.
+    expect([...seen]).toEqual(expect.arrayContaining(['actions', 'node_info', 'output', 'branch']));
+  });
 });
 
 describe('adk conformance test catches differences', () => {
@@ -165,6 +185,7 @@ describe('adk conformance record', () => {
     ]);
     const session = parse(await readFile(join(dir, 'generated-session.yaml'), 'utf8'));
     expect(Object.keys(session)).toEqual(['id', 'app_name', 'user_id', 'events', 'last_update_time']);
+    expect(unknownKeys(session, 'Session')).toEqual([]);
     expect(JSON.stringify(session)).not.toContain('_adk_recordings_config');
     const replayed = await runCli([
       'conformance',

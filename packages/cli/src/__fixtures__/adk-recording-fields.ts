@@ -1,8 +1,10 @@
 /**
  * The field names of the adk-python pydantic models a recordings file holds (Recordings,
- * Recording, LlmRecording, ToolRecording, LlmRequest, LlmResponse) and of the google-genai types
- * inside them, as their snake_case field names. A file our `record` writes must use these and
- * nothing else, so that adk-python (whose recording models forbid extra keys) reads it.
+ * Recording, LlmRecording, ToolRecording, LlmRequest, LlmResponse), of those a session file holds
+ * (Session, Event with the 2.x workflow fields, EventActions, NodeInfo), and of the google-genai
+ * types inside them, as their snake_case field names. A file our `record` writes must use these
+ * and nothing else, so that adk-python (whose recording and session models forbid extra keys)
+ * reads it.
  *
  * Each entry maps a field to the type of its value: another entry, `scalar`, `opaque` (user data
  * such as tool arguments or a JSON Schema, whose keys are not field names), or a list of a type.
@@ -54,7 +56,50 @@ export const ADK_MODELS: Record<string, Model> = {
     cache_metadata: o,
     citation_metadata: o,
     interaction_id: s,
+    turn_complete_reason: s,
+    interaction_status: s,
   },
+  Session: {
+    id: s,
+    app_name: s,
+    user_id: s,
+    state: o,
+    events: { list: 'Event' },
+    last_update_time: s,
+  },
+  // Event extends LlmResponse; its own fields are added to a copy of those below.
+  Event: {
+    invocation_id: s,
+    turn_id: s,
+    author: s,
+    actions: 'EventActions',
+    output: o,
+    node_info: 'NodeInfo',
+    long_running_tool_ids: { list: s },
+    branch: s,
+    isolation_scope: s,
+    id: s,
+    timestamp: s,
+  },
+  EventActions: {
+    skip_summarization: s,
+    state_delta: o,
+    artifact_delta: o,
+    transfer_to_agent: s,
+    transfer_reason: s,
+    escalate: s,
+    requested_auth_configs: o,
+    requested_tool_confirmations: o,
+    compaction: 'EventCompaction',
+    end_of_agent: s,
+    agent_state: o,
+    rewind_before_invocation_id: s,
+    route: o,
+    render_ui_widgets: o,
+    set_model_response: o,
+  },
+  EventCompaction: { start_timestamp: s, end_timestamp: s, compacted_content: 'Content' },
+  NodeInfo: { path: s, output_for: { list: s }, message_as_output: s },
   Content: { role: s, parts: { list: 'Part' } },
   Part: {
     media_resolution: o,
@@ -149,6 +194,7 @@ export const ADK_MODELS: Record<string, Model> = {
     traffic_type: s,
   },
 };
+Object.assign(ADK_MODELS.Event!, { ...ADK_MODELS.LlmResponse, ...ADK_MODELS.Event });
 
 /** Every key of `value` (read as `type`) that adk-python's models do not have, as YAML paths. */
 export function unknownKeys(value: unknown, type: FieldType = 'Recordings', path = '$'): string[] {
