@@ -24,6 +24,7 @@ export {
   isDynamicInstructionContent,
   isOtherAgentContext,
   OTHER_AGENT_CONTEXT_PREAMBLE,
+  presentOtherAgentTurn,
 } from './flow/adk-prompts.js';
 export { authRequestEvent, pendingAuthResponses } from './flow/auth-request.js';
 export * from './flow/compression.js';

@@ -5,6 +5,7 @@ import {
   InMemorySessionService,
   isFinalResponse,
   LlmAgent,
+  OTHER_AGENT_CONTEXT_PREAMBLE,
   Runner,
   userContent,
 } from '@adk/core';
@@ -281,9 +282,19 @@ describe('RemoteA2aAgent', () => {
       events.push(e);
     expect(textOf(events.at(-1))).toBe('remote answer');
     expect(events.at(-1)?.author).toBe('remote');
+    // The root agent's turn (its words, its transfer call and that call's result) arrives as ADK
+    // presents another agent's turn to a model: the preamble, then each piece quoted as data.
+    const quoted = (text: string) =>
+      `<<<BEGIN_QUOTED_AGENT_CONTENT>>>\n${text}\n<<<END_QUOTED_AGENT_CONTENT>>>`;
     expect(received[0]?.parts).toEqual([
       { text: 'question' },
-      { text: 'For context: [root] said: Asking the specialist.' },
+      { text: OTHER_AGENT_CONTEXT_PREAMBLE },
+      { text: `[root] said:\n${quoted('Asking the specialist.')}` },
+      {
+        text: `[root] called tool \`transfer_to_agent\` with parameters:\n${quoted("{'agent_name': 'remote'}")}`,
+      },
+      { text: OTHER_AGENT_CONTEXT_PREAMBLE },
+      { text: `[root] \`transfer_to_agent\` tool returned result:\n${quoted("{'result': None}")}` },
     ]);
   });
 });

@@ -2,7 +2,6 @@ import {
   type Part as AdkPart,
   BaseAgent,
   type BaseAgentOptions,
-  contentText,
   createEvent,
   describeError,
   type Event,
@@ -10,6 +9,7 @@ import {
   type InvocationContext,
   newFunctionCallId,
   newId,
+  presentOtherAgentTurn,
   visibleEvents,
 } from '@adk/core';
 import { z } from 'zod';
@@ -183,8 +183,13 @@ export class RemoteA2aAgent extends BaseAgent {
           if (converted) out.push(converted);
         }
       } else {
-        const text = contentText(event.content);
-        if (text) out.push({ text: `For context: [${event.author}] said: ${text}` });
+        // Another agent's turn as ADK presents it to a model: the "For context:" preamble, then
+        // each text, call and result quoted as data.
+        const presented = presentOtherAgentTurn(event.author, event.content);
+        for (const part of presented?.parts ?? []) {
+          const converted = adkPartToA2a(part);
+          if (converted) out.push(converted);
+        }
       }
     }
     return out;
