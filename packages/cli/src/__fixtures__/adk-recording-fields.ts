@@ -4,7 +4,8 @@
  * (Session, Event with the 2.x workflow fields, EventActions, NodeInfo), and of the google-genai
  * types inside them, as their snake_case field names. A file our `record` writes must use these
  * and nothing else, so that adk-python (whose recording and session models forbid extra keys)
- * reads it.
+ * reads it. The 2.x event fields (`output`, `node_info`, `isolation_scope`, `turn_id`, the newer
+ * `EventActions` keys) follow adk-python 2.x's documented models.
  *
  * Each entry maps a field to the type of its value: another entry, `scalar`, `opaque` (user data
  * such as tool arguments or a JSON Schema, whose keys are not field names), or a list of a type.
