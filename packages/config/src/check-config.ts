@@ -1,9 +1,10 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { describeValue } from './errors.js';
 import { parseAgentConfig } from './load-agent.js';
+import type { YamlPathSegment } from './names.js';
 import { CodeResolver, canonical, defaultImporter, isInside } from './resolve-code.js';
 import type { AgentConfig } from './types.js';
-import { type YamlPathSegment, YamlSource } from './yaml-source.js';
+import { YamlSource } from './yaml-source.js';
 
 export interface CheckAgentConfigOptions {
   /** Where the file is (or will be) saved; relative paths in it are resolved from its folder. */

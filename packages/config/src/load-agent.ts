@@ -32,6 +32,12 @@ import {
 import type { z } from 'zod';
 import { AgentConfigError, AgentConfigNotSupportedError, describeValue } from './errors.js';
 import {
+  BUILT_IN_AGENT_CLASSES,
+  BUILT_IN_TOOL_NAMES,
+  canonicalAgentClass,
+  type YamlPathSegment,
+} from './names.js';
+import {
   applyArguments,
   CodeResolver,
   canonical,
@@ -53,7 +59,7 @@ import type {
   ToolConfig,
   WorkflowConfig,
 } from './types.js';
-import { type YamlPathSegment, YamlSource } from './yaml-source.js';
+import { YamlSource } from './yaml-source.js';
 
 /** The file name of an app's root agent in an app folder. */
 export const ROOT_AGENT_FILE = 'root_agent.yaml';
@@ -86,30 +92,8 @@ export interface CustomAgentConfigContext {
   resolve(name: string): Promise<unknown>;
 }
 
-const BUILT_IN_CLASSES = [
-  'LlmAgent',
-  'Agent',
-  'SequentialAgent',
-  'ParallelAgent',
-  'LoopAgent',
-  'Workflow',
-] as const;
 // Valid agent classes this version cannot build yet.
 const NOT_YET_CLASSES = new Set<string>([]);
-const BUILT_IN_TOOL_NAMES = [
-  'google_search',
-  'url_context',
-  'google_maps_grounding',
-  'exit_loop',
-  'load_memory',
-  'preload_memory',
-  'load_artifacts',
-  'AgentTool',
-  'LongRunningFunctionTool',
-  'ExampleTool',
-  'McpToolset',
-  'OpenAPIToolset',
-];
 
 // input_schema has no field on LlmAgent: it matters when the agent is used as an AgentTool.
 const inputSchemas = new WeakMap<BaseAgent, z.ZodType<Record<string, unknown>>>();
@@ -141,12 +125,6 @@ function isZodSchema(value: unknown): value is z.ZodType<Record<string, unknown>
   return (
     typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && typeof v.parse === 'function'
   );
-}
-
-function canonicalClass(agentClass: string | undefined): string {
-  const name = agentClass ?? 'LlmAgent';
-  const match = /^google\.adk\.agents(?:\.[a-z_]+)?\.([A-Za-z]+)$/.exec(name);
-  return match ? (match[1] as string) : name;
 }
 
 /** Reads and validates one agent config file (without building it or reading the files it references). */
@@ -188,12 +166,12 @@ function validateConfig(source: YamlSource): AgentConfig {
   if (record.agent_class !== undefined && typeof record.agent_class !== 'string') {
     throw source.error(['agent_class'], 'a string', describeValue(record.agent_class));
   }
-  const agentClass = canonicalClass(record.agent_class as string | undefined);
+  const agentClass = canonicalAgentClass(record.agent_class as string | undefined);
   if (NOT_YET_CLASSES.has(agentClass)) {
     throw new AgentConfigNotSupportedError({
       file: source.file,
       yamlPath: 'agent_class',
-      expected: `one of ${BUILT_IN_CLASSES.join(', ')} or a dotted name of a custom agent class (${agentClass} in YAML is not supported yet)`,
+      expected: `one of ${BUILT_IN_AGENT_CLASSES.join(', ')} or a dotted name of a custom agent class (${agentClass} in YAML is not supported yet)`,
       found: describeValue(record.agent_class),
       ...source.position(['agent_class']),
     });
@@ -263,7 +241,7 @@ class ConfigBuilder {
     source: YamlSource,
     loading: readonly string[],
   ): Promise<BaseAgent> {
-    const agentClass = canonicalClass(config.agent_class);
+    const agentClass = canonicalAgentClass(config.agent_class);
     const base = await this.baseOptions(config, source, loading);
     const construct = (make: () => BaseAgent): BaseAgent => {
       try {
@@ -367,7 +345,7 @@ class ConfigBuilder {
     base: BaseAgentOptions,
     source: YamlSource,
   ): Promise<BaseAgent> {
-    const expected = `${BUILT_IN_CLASSES.join(', ')}, or a dotted name of a class extending BaseAgent`;
+    const expected = `${BUILT_IN_AGENT_CLASSES.join(', ')}, or a dotted name of a class extending BaseAgent`;
     if (agentClass === 'BaseAgent')
       throw source.error(['agent_class'], expected, describeValue(config.agent_class));
     const cls = await this.code.resolve(agentClass, source, ['agent_class']);

@@ -3,9 +3,10 @@ import { basename, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeError } from '@adk/core';
 import { describeValue } from './errors.js';
+import type { YamlPathSegment } from './names.js';
 import { registeredReference } from './references.js';
 import type { ArgumentConfig } from './types.js';
-import type { YamlPathSegment, YamlSource } from './yaml-source.js';
+import type { YamlSource } from './yaml-source.js';
 
 /** Imports one module file (the CLI passes one that also loads TypeScript on Node 22). */
 export type ModuleImporter = (file: string) => Promise<Record<string, unknown>>;

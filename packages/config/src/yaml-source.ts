@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Document, LineCounter } from 'yaml';
 import { AgentConfigError } from './errors.js';
-
-export type YamlPathSegment = string | number;
+import { formatYamlPath, type YamlPathSegment } from './names.js';
 
 type YamlModule = typeof import('yaml');
 let yamlModule: YamlModule | undefined;
@@ -10,17 +9,6 @@ let yamlModule: YamlModule | undefined;
 function yaml(): YamlModule {
   yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule;
   return yamlModule;
-}
-
-/** Formats path segments the way errors show them: `tools[1].args.agent`. */
-export function formatYamlPath(path: readonly YamlPathSegment[]): string {
-  if (path.length === 0) return '$';
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? segment : `.${segment}`;
-  }
-  return out;
 }
 
 /** One parsed YAML file: its data, and where each value sits (for error messages). */

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { describeValue } from '../errors.js';
-import type { YamlPathSegment, YamlSource } from '../yaml-source.js';
+import { pointerToPath, type YamlPathSegment } from '../names.js';
+import type { YamlSource } from '../yaml-source.js';
 import { AGENT_CONFIG_SCHEMA_ID, agentConfigJsonSchema } from './agent-config-schema.js';
 
 export type ConfigDefinition = keyof typeof agentConfigJsonSchema.$defs;
@@ -34,15 +35,6 @@ function validatorFor(definition: ConfigDefinition): ValidateFunction {
     validators.set(definition, validate);
   }
   return validate;
-}
-
-function pointerToPath(pointer: string): YamlPathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
 function valueAt(data: unknown, path: readonly YamlPathSegment[]): unknown {

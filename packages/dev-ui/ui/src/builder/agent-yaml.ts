@@ -10,36 +10,21 @@ import {
   type Validate,
   WorkflowConfig,
 } from 'virtual:agent-config-validators';
+import {
+  BUILT_IN_AGENT_CLASSES,
+  canonicalAgentClass,
+  formatYamlPath,
+  pointerToPath,
+  type YamlPathSegment,
+} from '@adk/config/names';
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, YAMLSeq } from 'yaml';
 
 export const ROOT_FILE = 'root_agent.yaml';
 
-/** The agent classes the form offers (a dotted name of a custom class is kept as it is). */
-export const AGENT_CLASSES = [
-  'LlmAgent',
-  'SequentialAgent',
-  'ParallelAgent',
-  'LoopAgent',
-  'Workflow',
-] as const;
+/** The agent classes the form offers (`Agent` is another name of `LlmAgent`; a dotted name of a custom class is kept as it is). */
+export const AGENT_CLASSES = BUILT_IN_AGENT_CLASSES.filter((c) => c !== 'Agent');
 
-/** Tools named by a bare name (see @adk/config); anything else is a dotted name of the app's code. */
-export const BUILT_IN_TOOLS = [
-  'google_search',
-  'url_context',
-  'google_maps_grounding',
-  'exit_loop',
-  'load_memory',
-  'preload_memory',
-  'load_artifacts',
-  'AgentTool',
-  'LongRunningFunctionTool',
-  'ExampleTool',
-  'McpToolset',
-  'OpenAPIToolset',
-] as const;
-
-export type PathSegment = string | number;
+export type PathSegment = YamlPathSegment;
 
 /** A problem of one file: a YAML parse error or a schema error, with where it is. */
 export interface Problem {
@@ -61,30 +46,14 @@ export interface AnalyzedFile {
   editable: boolean;
 }
 
-/** `['tools', 0, 'name']` → `tools[0].name`. */
-export function formatPath(path: readonly PathSegment[]): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out ? `.${segment}` : segment;
-  }
-  return out;
+/** `['tools', 0, 'name']` → `tools[0].name`; empty for the whole document. */
+function formatPath(path: readonly PathSegment[]): string {
+  return path.length === 0 ? '' : formatYamlPath(path);
 }
 
-function pointerToPath(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
-
-/** adk-python's fully qualified class names (`google.adk.agents.LlmAgent`) name the same classes. */
+/** The class an `agent_class` value names, as the loader reads it (an empty one is `LlmAgent`). */
 export function canonicalClass(agentClass: unknown): string {
-  const name = typeof agentClass === 'string' && agentClass !== '' ? agentClass : 'LlmAgent';
-  const match = /^google\.adk\.agents(?:\.[a-z_]+)?\.([A-Za-z]+)$/.exec(name);
-  return match ? (match[1] as string) : name;
+  return canonicalAgentClass(typeof agentClass === 'string' && agentClass !== '' ? agentClass : undefined);
 }
 
 /** The schema definition a config is checked against, chosen by its `agent_class` as the loader does. */

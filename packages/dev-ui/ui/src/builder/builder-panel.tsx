@@ -1,4 +1,5 @@
 import './builder.css';
+import { BUILT_IN_AGENT_CLASSES, BUILT_IN_TOOL_NAMES } from '@adk/config/names';
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
@@ -6,7 +7,6 @@ import {
   type AnalyzedFile,
   addItem,
   analyze,
-  BUILT_IN_TOOLS,
   canonicalClass,
   newAgentText,
   type Problem,
@@ -288,7 +288,7 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
 
   const agentClass = canonicalClass(data.agent_class);
   const isLlm = agentClass === 'LlmAgent' || agentClass === 'Agent';
-  const custom = !(AGENT_CLASSES as readonly string[]).includes(agentClass) && agentClass !== 'Agent';
+  const custom = !(BUILT_IN_AGENT_CLASSES as readonly string[]).includes(agentClass);
   const tools = Array.isArray(data.tools) ? (data.tools as { name?: unknown; args?: unknown }[]) : [];
   const subAgents = Array.isArray(data.sub_agents) ? (data.sub_agents as unknown[]) : [];
   const modelCode = (data.model_code as { name?: unknown } | undefined)?.name;
@@ -498,7 +498,7 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
                     list="builder-built-in-tools"
                   >
                     <datalist id="builder-built-in-tools">
-                      {BUILT_IN_TOOLS.map((t) => (
+                      {BUILT_IN_TOOL_NAMES.map((t) => (
                         <option key={t} value={t} />
                       ))}
                     </datalist>
