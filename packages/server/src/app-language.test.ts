@@ -1,6 +1,7 @@
 import { InMemorySessionService, LlmAgent } from '@adk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdkAppLoader, createAdkServer, listenAdkServer } from './index.js';
+import { startServer, type TestServer } from './__fixtures__/apps.js';
+import type { AdkAppLoader } from './index.js';
 
 // A loader says what each app is written in; /list-apps?detailed=true and app-info report it.
 const loader: AdkAppLoader = {
@@ -9,14 +10,9 @@ const loader: AdkAppLoader = {
   language: (name) => (name === 'from_yaml' ? 'yaml' : 'typescript'),
 };
 
-let listener: Awaited<ReturnType<typeof listenAdkServer>>;
+let listener: TestServer;
 beforeAll(async () => {
-  const server = await createAdkServer({
-    apps: loader,
-    sessionService: new InMemorySessionService(),
-    a2a: false,
-  });
-  listener = await listenAdkServer(server, { port: 0 });
+  listener = await startServer({ apps: loader, sessionService: new InMemorySessionService(), a2a: false });
 });
 afterAll(async () => {
   await listener?.close();
@@ -38,12 +34,11 @@ describe('app language', () => {
   });
 
   it('a loader without language() reports typescript', async () => {
-    const server = await createAdkServer({
+    const other = await startServer({
       apps: { list: loader.list, load: loader.load },
       sessionService: new InMemorySessionService(),
       a2a: false,
     });
-    const other = await listenAdkServer(server, { port: 0 });
     try {
       const detailed = (await (await fetch(`${other.url}/list-apps?detailed=true`)).json()) as {
         apps: { language: string }[];

@@ -1,6 +1,7 @@
 import { InMemorySessionService, LlmAgent } from '@adk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdkAppLoader, createAdkServer, listenAdkServer } from './index.js';
+import { startServer, type TestServer } from './__fixtures__/apps.js';
+import type { AdkAppLoader } from './index.js';
 
 // A loader may serve apps its list leaves out (the CLI serves the builder's drafts that way).
 let draftExists = true;
@@ -10,14 +11,9 @@ const loader: AdkAppLoader = {
   load: async (name) => new LlmAgent({ name: name.replace(/\W/g, '_'), instruction: 'x' }),
 };
 
-let listener: Awaited<ReturnType<typeof listenAdkServer>>;
+let listener: TestServer;
 beforeAll(async () => {
-  const server = await createAdkServer({
-    apps: loader,
-    sessionService: new InMemorySessionService(),
-    a2a: false,
-  });
-  listener = await listenAdkServer(server, { port: 0 });
+  listener = await startServer({ apps: loader, sessionService: new InMemorySessionService(), a2a: false });
 });
 afterAll(async () => {
   await listener?.close();
