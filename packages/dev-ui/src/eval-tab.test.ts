@@ -3,8 +3,7 @@
 // with the eval routes of @adk/eval: chat, save the session as an eval case, run the set, and read
 // the result with the expected and actual trajectory side by side. Screenshots go to
 // test-output/eval/ (gitignored).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent } from './__fixtures__/agents.js';
+import { axeViolations } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { browserSuiteSkip, CHROMIUM } from './__fixtures__/chromium.js';
 import { devUi } from './index.js';
@@ -118,17 +118,6 @@ describe.skipIf(unavailable)('Eval tab in Chromium', { timeout: 60_000 }, () => 
     expect(options.filter((o) => o.startsWith('assistant_smoke_'))).toHaveLength(1);
 
     // No serious or critical accessibility violations with the results open.
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate(async () => {
-      const { axe } = window as unknown as {
-        axe: { run(ctx: Element, opts: object): Promise<{ violations: { id: string; impact: string }[] }> };
-      };
-      const panel = document.getElementById('inspector-panel') as Element;
-      return (await axe.run(panel, { resultTypes: ['violations'] })).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.impact} ${v.id}`);
-    });
-    expect(violations).toEqual([]);
+    expect(await axeViolations(page, '#inspector-panel')).toEqual([]);
   });
 });

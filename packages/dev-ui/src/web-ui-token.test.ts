@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 // The web UI against a real @adk/server started with a token: the page loads without it, asks for
 // it on the API's 401, and sends it as a bearer header from then on (Debian's Chromium).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,7 @@ import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent } from './__fixtures__/agents.js';
-import { browserSuiteSkip, launchChromium } from './__fixtures__/browser.js';
+import { axeViolations, browserSuiteSkip, launchChromium } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { devUi } from './index.js';
 
@@ -23,23 +22,6 @@ let uiRoot: string;
 let listening: ListeningAdkServer | undefined;
 let browser: Browser;
 let page: Page;
-
-/** Serious or critical axe-core violations on the page as it is. */
-async function audit(): Promise<string[]> {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}`);
-}
 
 const unavailable = browserSuiteSkip('web UI token tests');
 
@@ -85,7 +67,7 @@ describe.skipIf(unavailable)('web UI with a server token', { timeout: 60_000 }, 
     await field.fill('not-it');
     await dialog.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('refused');
-    expect(await audit()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(outDir, 'token-refused.png') });
 
     await field.fill(TOKEN);

@@ -3,7 +3,6 @@
 // @adk/server on a temporary PGlite data folder, with scripted agents (no network, no keys).
 // Screenshots of every step land in test-output/server/ (gitignored).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assistantAgent, routerAgent } from './__fixtures__/agents.js';
+import { axeViolations } from './__fixtures__/browser.js';
 import { buildUi } from './__fixtures__/build-ui.js';
 import { browserSuiteSkip, CHROMIUM } from './__fixtures__/chromium.js';
 import { devUi } from './index.js';
@@ -434,38 +434,11 @@ describe.skipIf(unavailable)('web UI in Chromium against @adk/server', { timeout
   });
 
   it('has no serious or critical accessibility violations (axe-core), in both themes', async () => {
-    const require = createRequire(import.meta.url);
-    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-    const audit = async () => {
-      await page.addScriptTag({ content: axeSource });
-      const result = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run: (
-                ctx: Document,
-                opts: object,
-              ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        return axe.run(document, { resultTypes: ['violations'] });
-      });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.impact} ${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(', ')}`,
-        );
-    };
     // With a tool card and the state pane open, in dark then light.
     await page.getByRole('button', { name: 'state Δ last_city' }).first().click();
-    expect(await audit()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-    expect(await audit()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -20,6 +21,36 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * The serious or critical axe-core violations of the page as it is (or of the element `selector`
+ * picks), one line each: impact, rule and the first few offending elements.
+ */
+export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const violations = await page.evaluate(async (within) => {
+    const { axe } = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document | Element,
+          opts: object,
+        ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const context = within === undefined ? document : (document.querySelector(within) as Element);
+    return (await axe.run(context, { resultTypes: ['violations'] })).violations;
+  }, selector);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 /** Numbered screenshots of each step, kept as test output. */
