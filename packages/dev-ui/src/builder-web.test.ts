@@ -4,14 +4,13 @@
 // agent in the form and in YAML, see schema and parse errors, try the draft in the chat, save it and
 // chat with the saved app, and cancel a draft.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AdkWebProcess, startAdkWeb } from './__fixtures__/adk-web-process.js';
-import { browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
+import { axeViolations, browserSuiteSkip, launchChromium, screenshots, ui } from './__fixtures__/browser.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(pkgDir, '..', '..');
@@ -42,32 +41,6 @@ const problems = () => page.getByRole('region', { name: 'Problems' });
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 const banner = () => page.getByRole('status').filter({ hasText: 'Trying the unsaved draft' });
 const log = () => page.getByRole('log', { name: 'Messages' });
-
-/** Serious or critical axe-core violations of the page as it is. */
-async function axeViolations(): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await page.addScriptTag({ content: source });
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as {
-      axe: {
-        run: (
-          ctx: Document,
-          opts: object,
-        ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-      };
-    };
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-}
 
 /** Sends a message and waits for the demo model's answer quoting `quoted`. */
 async function answerQuotes(text: string, quoted: string): Promise<void> {
@@ -146,20 +119,22 @@ describe.skipIf(unavailable)('the Builder in adk web, in Chromium', { timeout: 9
     expect(await button('Save').isDisabled()).toBe(true);
     await shot('schema-error');
     // The Builder, a problem listed, has no serious accessibility violations in either theme.
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await shot('schema-error-dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     // A problem clicked puts the YAML's cursor on it.
     await problems()
       .getByRole('button', { name: /include_contents/ })
       .click();
-    const caret = await yamlBox().evaluate((box: HTMLTextAreaElement) => {
-      const before = box.value.slice(0, box.selectionStart).split('\n');
-      return [document.activeElement === box, before.length, (before.at(-1)?.length ?? 0) + 1];
-    });
-    expect(caret).toEqual([true, 5, 19]);
+    // (The cursor moves in an effect after the click's render, so the check waits for it.)
+    const caret = () =>
+      yamlBox().evaluate((box: HTMLTextAreaElement) => {
+        const before = box.value.slice(0, box.selectionStart).split('\n');
+        return [document.activeElement === box, before.length, (before.at(-1)?.length ?? 0) + 1];
+      });
+    await expect.poll(caret).toEqual([true, 5, 19]);
 
     await yamlBox().fill(good.replace('name: greeter\n', ''));
     await problems().getByText('the required key "name" is missing').waitFor();
