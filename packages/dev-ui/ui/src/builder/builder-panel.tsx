@@ -57,12 +57,6 @@ function problemLine(p: Problem): string {
   return `${where}: ${p.path ? `at ${p.path}: ` : ''}${p.message}`;
 }
 
-/**
- * The Builder: the agent tree of a YAML app as a form and as YAML, both editing the same text (the
- * form's edits keep the file's comments), validated on every change against AgentConfig.json.
- * **Try it** saves a draft and hands the chat to it; **Save** writes the app's files; **Cancel**
- * drops the draft and the unsaved edits.
- */
 /** A text box and its Add button (Enter adds too), for the tools and sub-agents lists. */
 function AddRow(props: {
   label: string;
@@ -98,6 +92,31 @@ function AddRow(props: {
   );
 }
 
+/** A labelled one-line text field of the form. */
+function TextRow(props: {
+  label: string;
+  value: unknown;
+  placeholder?: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <label>
+      <span>{props.label}</span>
+      <input
+        value={str(props.value)}
+        placeholder={props.placeholder}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)}
+      />
+    </label>
+  );
+}
+
+/**
+ * The Builder: the agent tree of a YAML app as a form and as YAML, both editing the same text (the
+ * form's edits keep the file's comments), validated on every change against AgentConfig.json.
+ * **Try it** saves a draft and hands the chat to it; **Save** writes the app's files; **Cancel**
+ * drops the draft and the unsaved edits.
+ */
 export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: BuilderTarget) {
   const [saved, setSaved] = useState<Files | undefined>();
   const [files, setFiles] = useState<Files>({});
@@ -397,32 +416,20 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
                 {custom ? <option value={agentClass}>{agentClass}</option> : null}
               </select>
             </label>
-            <label>
-              <span>Name</span>
-              <input
-                value={str(data.name)}
-                onInput={(e) => field('name', (e.target as HTMLInputElement).value)}
-              />
-            </label>
-            <label>
-              <span>Description</span>
-              <input
-                value={str(data.description)}
-                onInput={(e) => optional('description', (e.target as HTMLInputElement).value)}
-              />
-            </label>
+            <TextRow label="Name" value={data.name} onInput={(v) => field('name', v)} />
+            <TextRow
+              label="Description"
+              value={data.description}
+              onInput={(v) => optional('description', v)}
+            />
             {isLlm ? (
               <>
-                <label>
-                  <span>Model</span>
-                  <input
-                    value={str(data.model)}
-                    placeholder={
-                      modelCode ? `from code: ${str(modelCode)}` : 'inherited from the parent agent'
-                    }
-                    onInput={(e) => optional('model', (e.target as HTMLInputElement).value)}
-                  />
-                </label>
+                <TextRow
+                  label="Model"
+                  value={data.model}
+                  placeholder={modelCode ? `from code: ${str(modelCode)}` : 'inherited from the parent agent'}
+                  onInput={(v) => optional('model', v)}
+                />
                 <label>
                   <span>Instruction</span>
                   <textarea
@@ -431,13 +438,11 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
                     onInput={(e) => field('instruction', (e.target as HTMLTextAreaElement).value)}
                   />
                 </label>
-                <label>
-                  <span>Output key</span>
-                  <input
-                    value={str(data.output_key)}
-                    onInput={(e) => optional('output_key', (e.target as HTMLInputElement).value)}
-                  />
-                </label>
+                <TextRow
+                  label="Output key"
+                  value={data.output_key}
+                  onInput={(v) => optional('output_key', v)}
+                />
                 <label>
                   <span>Include contents</span>
                   <select
