@@ -272,10 +272,7 @@ export class RunManager {
   /** Asks the run to stop, wherever it executes; resolves with its record (undefined: unknown run). */
   async cancel(runId: string): Promise<RunRecord | undefined> {
     const local = this.active.get(runId);
-    if (local) {
-      local.record.cancelRequested = true;
-      local.controller.abort(new CancelledError('The run was cancelled'));
-    }
+    this.cancelHere(runId);
     const record = await this.store.requestCancel(this.key(runId));
     if (!record) return undefined;
     if (local) {
@@ -311,8 +308,11 @@ export class RunManager {
     let record = local ? local.record : await this.store.getRun(this.key(runId));
     if (!record) throw new NotFoundError(`Run not found: ${runId}`);
     // A run started here keeps all of its events in memory: its tail reads no store at all.
-    const fromMemory =
-      local?.complete && (options.after === undefined || local.events.some((e) => e.id === options.after));
+    const afterAt =
+      local?.complete && options.after !== undefined
+        ? local.events.findIndex((e) => e.id === options.after)
+        : -1;
+    const fromMemory = local?.complete && (options.after === undefined || afterAt >= 0);
     // Otherwise attach before reading the store: every event published from here on is buffered,
     // and every event published before was committed before it was published, so the read has it.
     let cursor = fromMemory ? 0 : (local?.events.length ?? 0);
@@ -321,13 +321,12 @@ export class RunManager {
     local?.listeners.add(listener);
     const seen = new Set<string>();
     try {
-      if (fromMemory && options.after !== undefined) {
-        const at = local.events.findIndex((e) => e.id === options.after);
-        for (let i = 0; i <= at; i++) {
+      if (fromMemory && afterAt >= 0) {
+        for (let i = 0; i <= afterAt; i++) {
           const event = local.events[i] as Event;
           if (!event.partial) seen.add(event.id);
         }
-        cursor = at + 1;
+        cursor = afterAt + 1;
       }
       const stored = fromMemory ? [] : await this.storedEvents(record);
       let start = 0;
