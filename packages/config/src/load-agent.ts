@@ -32,6 +32,7 @@ import {
 import type { z } from 'zod';
 import { AgentConfigError, AgentConfigNotSupportedError, describeValue } from './errors.js';
 import {
+  agentConfigDefinition,
   BUILT_IN_AGENT_CLASSES,
   BUILT_IN_TOOL_NAMES,
   canonicalAgentClass,
@@ -176,18 +177,7 @@ function validateConfig(source: YamlSource): AgentConfig {
       ...source.position(['agent_class']),
     });
   }
-  const definition: ConfigDefinition =
-    agentClass === 'LlmAgent' || agentClass === 'Agent'
-      ? 'LlmAgentConfig'
-      : agentClass === 'LoopAgent'
-        ? 'LoopAgentConfig'
-        : agentClass === 'ParallelAgent'
-          ? 'ParallelAgentConfig'
-          : agentClass === 'SequentialAgent'
-            ? 'SequentialAgentConfig'
-            : agentClass === 'Workflow'
-              ? 'WorkflowConfig'
-              : 'BaseAgentConfig';
+  const definition: ConfigDefinition = agentConfigDefinition(agentClass);
   // A bare unknown class name may still be registered: it is resolved (or refused) when building.
   validateAgainst(definition, data, source);
   return data as AgentConfig;

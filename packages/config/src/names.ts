@@ -37,6 +37,34 @@ export function canonicalAgentClass(agentClass: string | undefined): string {
   return match ? (match[1] as string) : name;
 }
 
+/** The definitions of AgentConfig.json's `$defs` that a whole agent config is checked against. */
+export type AgentConfigDefinition =
+  | 'LlmAgentConfig'
+  | 'LoopAgentConfig'
+  | 'ParallelAgentConfig'
+  | 'SequentialAgentConfig'
+  | 'WorkflowConfig'
+  | 'BaseAgentConfig';
+
+/** The schema definition for a config of this (canonical) class; a custom class gets the base one. */
+export function agentConfigDefinition(agentClass: string): AgentConfigDefinition {
+  switch (agentClass) {
+    case 'LlmAgent':
+    case 'Agent':
+      return 'LlmAgentConfig';
+    case 'LoopAgent':
+      return 'LoopAgentConfig';
+    case 'ParallelAgent':
+      return 'ParallelAgentConfig';
+    case 'SequentialAgent':
+      return 'SequentialAgentConfig';
+    case 'Workflow':
+      return 'WorkflowConfig';
+    default:
+      return 'BaseAgentConfig';
+  }
+}
+
 export type YamlPathSegment = string | number;
 
 /** Formats path segments the way errors show them: `tools[1].args.agent` (`$` for the whole file). */

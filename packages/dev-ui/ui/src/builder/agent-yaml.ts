@@ -11,6 +11,8 @@ import {
   WorkflowConfig,
 } from 'virtual:agent-config-validators';
 import {
+  type AgentConfigDefinition,
+  agentConfigDefinition,
   BUILT_IN_AGENT_CLASSES,
   canonicalAgentClass,
   formatYamlPath,
@@ -56,24 +58,14 @@ export function canonicalClass(agentClass: unknown): string {
   return canonicalAgentClass(typeof agentClass === 'string' && agentClass !== '' ? agentClass : undefined);
 }
 
-/** The schema definition a config is checked against, chosen by its `agent_class` as the loader does. */
-function validatorFor(agentClass: unknown): Validate {
-  switch (canonicalClass(agentClass)) {
-    case 'LlmAgent':
-    case 'Agent':
-      return LlmAgentConfig;
-    case 'LoopAgent':
-      return LoopAgentConfig;
-    case 'ParallelAgent':
-      return ParallelAgentConfig;
-    case 'SequentialAgent':
-      return SequentialAgentConfig;
-    case 'Workflow':
-      return WorkflowConfig;
-    default:
-      return BaseAgentConfig;
-  }
-}
+const VALIDATORS: Record<AgentConfigDefinition, Validate> = {
+  BaseAgentConfig,
+  LlmAgentConfig,
+  LoopAgentConfig,
+  ParallelAgentConfig,
+  SequentialAgentConfig,
+  WorkflowConfig,
+};
 
 function describe(error: SchemaError): { path: PathSegment[]; message: string } {
   const path = pointerToPath(error.instancePath);
@@ -166,7 +158,8 @@ export function analyze(file: string, text: string): AnalyzedFile {
     };
   }
   const record = data as Record<string, unknown>;
-  const validate = validatorFor(record.agent_class);
+  // The schema definition a config is checked against, chosen by its `agent_class` as the loader does.
+  const validate = VALIDATORS[agentConfigDefinition(canonicalClass(record.agent_class))];
   const problems: Problem[] = [];
   if (!validate(record)) {
     const seen = new Set<string>();
