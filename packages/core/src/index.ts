@@ -36,6 +36,8 @@ export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-re
 export * from './flow/transfer.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
+export * from './models/capabilities.js';
+export * from './models/embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
 export * from './models/registry.js';

@@ -1,5 +1,6 @@
 import type { Content } from '../events/content.js';
 import type { UsageMetadata } from '../events/event.js';
+import type { ModelCapabilities } from './capabilities.js';
 import type {
   ConnectOptions,
   LiveConnectConfig,
@@ -135,6 +136,8 @@ export interface GenerateOptions {
  */
 export interface Llm {
   readonly model: string;
+  /** What this model can do (see ModelCapabilities); absent means the safe defaults. */
+  readonly capabilities?: ModelCapabilities;
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
   /** Opens a live (bidirectional) session; models without live support leave it out. */
   connect?(request: LlmRequest, options?: ConnectOptions): Promise<LlmConnection>;
