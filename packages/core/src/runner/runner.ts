@@ -27,6 +27,8 @@ import {
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
+import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedMetadata } from '../guardrails/guardrail.js';
+import { checkInput, startInputGate } from '../guardrails/run-guardrails.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -522,13 +524,25 @@ export class Runner {
           message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
           ctx = new InvocationContext({ ...ctx, userContent: message });
         }
+        // Input guardrails: a rewrite replaces the message before it is committed; a tripwire
+        // commits nothing of it (docs/decisions/0030-guardrails.md).
+        const checked = await checkInput(ctx, this.agent, message);
+        if (checked && checked.message !== message) {
+          message = checked.message;
+          ctx = new InvocationContext({ ...ctx, userContent: message });
+        }
         const userEvent = createEvent({
           invocationId,
           author: 'user',
           content: message,
-          actions: { stateDelta: { ...params.stateDelta } },
+          actions: { stateDelta: { ...params.stateDelta, ...checked?.context.actions.stateDelta } },
+          ...(checked && checked.records.length > 0
+            ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: checked.records } }
+            : {}),
         });
         yield this.commit(ctx, userEvent);
+        if (checked && checked.parallel.length > 0)
+          shared.inputGate = startInputGate(checked.parallel, message, checked.context);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
@@ -549,12 +563,18 @@ export class Runner {
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
+        if (shared.inputGate) {
+          const tripped = await shared.inputGate.done;
+          if (tripped) throw tripped;
+        }
       }
       afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
     } catch (error) {
       failure = error;
-      const cancelled = signal.aborted || isAdkError(error, 'CANCELLED');
+      shared.inputGate = undefined;
+      const tripped = isGuardrailTripped(error);
+      const cancelled = !tripped && (signal.aborted || isAdkError(error, 'CANCELLED'));
       if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
       const event = createEvent({
         invocationId,
@@ -562,6 +582,7 @@ export class Runner {
         errorCode: cancelled ? 'CANCELLED' : errorCodeOf(error),
         errorMessage: cancelled ? 'The run was cancelled' : describeError(error),
         ...(cancelled ? { interrupted: true } : {}),
+        ...(tripped ? { customMetadata: trippedMetadata(error) } : {}),
       });
       // An error event is best-effort: if the store itself failed, still tell the caller.
       try {
@@ -684,6 +705,13 @@ export class Runner {
 
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
   private async commit(ctx: InvocationContext, event: Event): Promise<Event> {
+    // Nothing is committed past input guardrails that still run beside the model call.
+    const gate = ctx.shared.inputGate;
+    if (gate && !event.partial) {
+      const tripped = await gate.done;
+      if (tripped) throw tripped;
+      ctx.shared.inputGate = undefined;
+    }
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
