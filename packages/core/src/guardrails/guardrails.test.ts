@@ -32,7 +32,7 @@ function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   return value;
 }
 
-function valueOf(subject: GuardrailSubject): Content | Record<string, unknown> {
+function subjectValue(subject: GuardrailSubject): Content | Record<string, unknown> {
   if (subject.point === 'input' || subject.point === 'output') return subject.content;
   return subject.point === 'toolInput' ? subject.args : subject.result;
 }
@@ -41,7 +41,7 @@ function valueOf(subject: GuardrailSubject): Content | Record<string, unknown> {
 const redactCard: Guardrail = {
   name: 'card',
   check(subject) {
-    const value = valueOf(subject);
+    const value = subjectValue(subject);
     if (!JSON.stringify(value).includes(CARD)) return;
     return {
       action: 'rewrite',
@@ -56,7 +56,7 @@ function tripOn(word: string, name = 'marker'): Guardrail {
   return {
     name,
     check(subject) {
-      if (JSON.stringify(valueOf(subject)).includes(word))
+      if (JSON.stringify(subjectValue(subject)).includes(word))
         return { action: 'tripwire', reason: `${name} found` };
     },
   };
