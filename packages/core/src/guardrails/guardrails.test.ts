@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BaseAgent,
   type Content,
   type Event,
   FunctionTool,
@@ -11,15 +12,18 @@ import {
   InMemoryMemoryService,
   InMemorySessionService,
   isGuardrailTripped,
+  LiveRequestQueue,
   LlmAgent,
   type Plugin,
   type RunConfig,
   Runner,
   runAgentText,
   SequentialAgent,
+  START,
   userContent,
+  Workflow,
 } from '../index.js';
-import { functionCallResponse, ScriptedModel } from '../testing/index.js';
+import { functionCallResponse, ScriptedLiveModel, ScriptedModel } from '../testing/index.js';
 
 const CARD = '4111 1111 1111 1111';
 
@@ -65,7 +69,7 @@ function tripOn(word: string, name = 'marker'): Guardrail {
 const passAll: Guardrail = { name: 'pass', check: () => ({ action: 'pass' }) };
 
 async function run(
-  agent: LlmAgent | SequentialAgent,
+  agent: BaseAgent,
   text: string,
   options: { plugins?: Plugin[]; runConfig?: RunConfig; sessions?: InMemorySessionService } = {},
 ) {
@@ -455,5 +459,105 @@ describe('guardrails: in parallel with the model call', () => {
     );
     expect(events.at(-1)?.errorCode).toBe('GUARDRAIL_TRIPPED');
     expect(stored).not.toContain('quick answer');
+  });
+});
+
+describe('guardrails: live sessions', () => {
+  async function live(
+    model: ScriptedLiveModel,
+    agentOptions: Partial<ConstructorParameters<typeof LlmAgent>[0]>,
+  ) {
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'voice', model, ...agentOptions }),
+      sessionService: sessions,
+      autoCreateSession: true,
+    });
+    const queue = new LiveRequestQueue();
+    queue.sendContent(userContent(`pay with ${CARD}`));
+    const events: Event[] = [];
+    for await (const e of runner.runLive({ userId: 'u', sessionId: 's', liveRequestQueue: queue })) {
+      events.push(e);
+      if (e.turnComplete) queue.close();
+    }
+    const session = await sessions.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    return { events, stored: JSON.stringify(session!.events) };
+  }
+
+  it('typed text, transcripts and answers are redacted before they are stored or sent', async () => {
+    const model = new ScriptedLiveModel([
+      [
+        { waitFor: 'content' },
+        { inputTranscription: { text: `card ${CARD}`, finished: true } },
+        { outputTranscription: { text: `I read ${CARD}`, finished: true } },
+        { content: { role: 'model', parts: [{ text: `Charged ${CARD}` }] } },
+        { turnComplete: true },
+      ],
+    ]);
+    const { events, stored } = await live(model, {
+      inputGuardrails: [redactCard],
+      outputGuardrails: [redactCard],
+    });
+    expect(stored).not.toContain(CARD);
+    expect(JSON.stringify(events.filter((e) => !e.partial))).not.toContain(CARD);
+    expect(JSON.stringify(model.connections[0]?.sentContents)).not.toContain(CARD);
+    expect(stored).toContain('I read [payment_card]');
+  });
+
+  it('a tripwire on a transcript ends the session with GUARDRAIL_TRIPPED', async () => {
+    const model = new ScriptedLiveModel([
+      [
+        { waitFor: 'content' },
+        { outputTranscription: { text: 'the secret plan', finished: true } },
+        { turnComplete: true },
+      ],
+    ]);
+    const { events, stored } = await live(model, { outputGuardrails: [tripOn('secret plan')] });
+    expect(events.at(-1)).toMatchObject({ errorCode: 'GUARDRAIL_TRIPPED' });
+    expect(stored).not.toContain('secret plan');
+  });
+});
+
+describe('guardrails: workflows', () => {
+  it("an agent node's guardrails apply inside a Workflow, and its output carries the rewrite", async () => {
+    const writer = new LlmAgent({
+      name: 'writer',
+      model: new ScriptedModel([`card on file: ${CARD}`]),
+      outputGuardrails: [redactCard],
+    });
+    const wf = new Workflow({ name: 'wf', edges: [START, writer] });
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({
+      appName: 'app',
+      agent: wf,
+      sessionService: sessions,
+      autoCreateSession: true,
+    });
+    const events: Event[] = [];
+    for await (const e of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('write') }))
+      events.push(e);
+    const session = await sessions.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(JSON.stringify(session!.events)).not.toContain(CARD);
+    expect(JSON.stringify(events)).toContain('card on file: [payment_card]');
+  });
+
+  it('a tripwire in an agent node ends the workflow: no later node runs', async () => {
+    const after = new ScriptedModel([]);
+    const wf = new Workflow({
+      name: 'wf',
+      edges: [
+        START,
+        new LlmAgent({
+          name: 'one',
+          model: new ScriptedModel(['forbidden']),
+          outputGuardrails: [tripOn('forbidden')],
+        }),
+        new LlmAgent({ name: 'two', model: after }),
+      ],
+    });
+    const { events } = await run(wf, 'go');
+    expect(events.at(-1)?.errorCode).toBe('GUARDRAIL_TRIPPED');
+    expect(after.requests).toHaveLength(0);
   });
 });

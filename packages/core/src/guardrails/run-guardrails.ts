@@ -315,3 +315,35 @@ export async function checkToolResult(
 }
 
 export { withRecords as withGuardrailRecords };
+
+/**
+ * Text a live session commits (typed or transcribed user speech, the model's text or speech
+ * transcript) through the input or output guardrails before it is stored. Returns the content to
+ * store and the records, or undefined when nothing applies.
+ */
+export async function checkLiveContent(
+  ctx: InvocationContext,
+  root: BaseAgent,
+  author: string,
+  content: Content,
+): Promise<{ content: Content; records: GuardrailRecord[]; context: CallbackContext } | undefined> {
+  if (author === 'user') {
+    const checked = await checkInput(ctx, root, content);
+    return checked && { content: checked.message, records: checked.records, context: checked.context };
+  }
+  const agent = root.findAgent(author) ?? ctx.agent;
+  const output = guardrailsAt(ctx, agent, 'output');
+  if (output.length === 0) return undefined;
+  const records: GuardrailRecord[] = [];
+  const context = new CallbackContext(ctx);
+  const response: LlmResponse = { content };
+  const request: LlmRequest = { model: '', contents: [], config: {} };
+  const checked = await runChecks<Content>(
+    output,
+    (c) => ({ point: 'output', content: c, response, request }),
+    content,
+    context,
+    records,
+  );
+  return { content: checked, records, context };
+}

@@ -16,7 +16,7 @@ import {
   isAdkError,
   NotFoundError,
 } from '../errors/errors.js';
-import type { Content } from '../events/content.js';
+import { type Content, contentText } from '../events/content.js';
 import {
   createEvent,
   type Event,
@@ -28,7 +28,7 @@ import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedMetadata } from '../guardrails/guardrail.js';
-import { checkInput, startInputGate } from '../guardrails/run-guardrails.js';
+import { checkInput, checkLiveContent, startInputGate } from '../guardrails/run-guardrails.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -669,6 +669,7 @@ export class Runner {
           author: ctx.agent.name,
           errorCode: errorCodeOf(error),
           errorMessage: describeError(error),
+          ...(isGuardrailTripped(error) ? { customMetadata: trippedMetadata(error) } : {}),
         });
         try {
           yield await this.commitLive(ctx, event);
@@ -692,8 +693,9 @@ export class Runner {
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
-    const final = replaced ?? event;
+    let final = replaced ?? event;
     if (!isStoredLiveEvent(final)) return final;
+    final = await this.guardLiveEvent(ctx, final);
     const delta = final.actions.stateDelta;
     for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
     if (final.inputTranscription || final.outputTranscription) {
@@ -701,6 +703,34 @@ export class Runner {
       await this.sessionService.appendEvent(ctx.session, stored);
     } else await this.sessionService.appendEvent(ctx.session, final);
     return final;
+  }
+
+  /**
+   * A live session's stored text (transcripts included) through the guardrails before it is
+   * stored: the user's through the input guardrails, an agent's through its output guardrails.
+   */
+  private async guardLiveEvent(ctx: InvocationContext, event: Event): Promise<Event> {
+    const content = event.content;
+    if (!content || event.errorCode || !content.parts.some((p) => p.text !== undefined && !p.thought))
+      return event;
+    // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
+    if (event.author === 'user' && !event.inputTranscription) return event;
+    const checked = await checkLiveContent(ctx, this.agent, event.author, content);
+    if (!checked || checked.records.length === 0) return event;
+    const text = contentText(checked.content);
+    const guarded: Event = {
+      ...event,
+      content: checked.content,
+      actions: {
+        ...event.actions,
+        stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
+      },
+      customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records },
+    };
+    // What the client is shown of the transcript is the checked text too.
+    if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };
+    if (event.outputTranscription) guarded.outputTranscription = { ...event.outputTranscription, text };
+    return guarded;
   }
 
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
