@@ -107,6 +107,11 @@ function inputGuardrailsOfTree(root: BaseAgent): Guardrail[] {
   return found;
 }
 
+/** Whether any input guardrail applies to messages for this agent tree. */
+export function hasInputGuardrails(manager: PluginManager, root: BaseAgent): boolean {
+  return pluginGuardrails(manager).input.length > 0 || inputGuardrailsOfTree(root).length > 0;
+}
+
 /** Runs checks in order; each sees the value the previous one left. Throws GuardrailTripped. */
 async function runChecks<T>(
   guardrails: readonly Guardrail[],

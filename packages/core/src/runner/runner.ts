@@ -28,7 +28,12 @@ import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedMetadata } from '../guardrails/guardrail.js';
-import { checkInput, checkLiveContent, startInputGate } from '../guardrails/run-guardrails.js';
+import {
+  checkInput,
+  checkLiveContent,
+  hasInputGuardrails,
+  startInputGate,
+} from '../guardrails/run-guardrails.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -194,6 +199,7 @@ export class Runner {
       options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
       options.runTiming,
     );
+    this.runs.keepsMessage = () => !hasInputGuardrails(this.pluginManager, this.agent);
     if (this.hasWorkflow) {
       // The run record needs the invocation id before the run starts: an answer to a paused
       // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).
@@ -526,10 +532,21 @@ export class Runner {
         }
         // Input guardrails: a rewrite replaces the message before it is committed; a tripwire
         // commits nothing of it (docs/decisions/0030-guardrails.md).
-        const checked = await checkInput(ctx, this.agent, message);
+        let checked: Awaited<ReturnType<typeof checkInput>>;
+        try {
+          checked = await checkInput(ctx, this.agent, message);
+        } catch (error) {
+          // The run's record must not keep what the guardrail stopped.
+          if (isGuardrailTripped(error) && tracker?.replaceInput) {
+            const { newMessage: _withheld, ...rest } = tracker.record.input;
+            await tracker.replaceInput(rest);
+          }
+          throw error;
+        }
         if (checked && checked.message !== message) {
           message = checked.message;
           ctx = new InvocationContext({ ...ctx, userContent: message });
+          await tracker?.replaceInput?.({ ...tracker.record.input, newMessage: message });
         }
         const userEvent = createEvent({
           invocationId,
