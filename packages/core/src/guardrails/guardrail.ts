@@ -1,6 +1,7 @@
 import type { CallbackContext } from '../agents/callback-context.js';
 import { AdkError, isAdkError } from '../errors/errors.js';
 import type { Content } from '../events/content.js';
+import type { UsageMetadata } from '../events/event.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { MaybePromise, Plugin } from '../plugins/plugin.js';
 
@@ -89,6 +90,10 @@ export class GuardrailTripped extends AdkError {
   readonly guardrail: string;
   readonly point: GuardrailPoint;
   readonly reason: string;
+  /** Usage of a model answer the tripwire stopped: still spent, so the error event records it. */
+  usageMetadata?: UsageMetadata;
+  /** State the checks recorded before tripping (a budget's totals), committed with the error event. */
+  stateDelta?: Record<string, unknown>;
 
   constructor(guardrail: string, point: GuardrailPoint, reason: string, details?: Record<string, unknown>) {
     super('GUARDRAIL_TRIPPED', `Guardrail "${guardrail}" tripped on ${point}: ${reason}`, {
@@ -154,6 +159,21 @@ export function trippedMetadata(error: GuardrailTripped): Record<string, unknown
     ...(typeof callId === 'string' ? { callId } : {}),
   };
   return { [GUARDRAILS_METADATA_KEY]: [record], [RETRACT_METADATA_KEY]: true };
+}
+
+/** The fields of the error event a tripwire ends the invocation with, besides code and message. */
+export function trippedEventFields(error: GuardrailTripped): {
+  customMetadata: Record<string, unknown>;
+  usageMetadata?: UsageMetadata;
+  actions?: { stateDelta: Record<string, unknown>; artifactDelta: Record<string, number> };
+} {
+  return {
+    customMetadata: trippedMetadata(error),
+    ...(error.usageMetadata ? { usageMetadata: error.usageMetadata } : {}),
+    ...(error.stateDelta && Object.keys(error.stateDelta).length > 0
+      ? { actions: { stateDelta: error.stateDelta, artifactDelta: {} } }
+      : {}),
+  };
 }
 
 /** The tripwire an event reports (an error event with `GUARDRAIL_TRIPPED`), as the typed error. */

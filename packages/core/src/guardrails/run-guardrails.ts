@@ -4,6 +4,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { PluginManager } from '../plugins/plugin-manager.js';
+import { withoutTempKeys } from '../sessions/state.js';
 import {
   GUARDRAILS_METADATA_KEY,
   type Guardrail,
@@ -126,11 +127,16 @@ async function runChecks<T>(
     const subject = subjectOf(current);
     const result = await guardrail.check(subject, context);
     if (!result || result.action === 'pass') continue;
-    if (result.action === 'tripwire')
-      throw new GuardrailTripped(guardrail.name, subject.point, result.reason, {
+    if (result.action === 'tripwire') {
+      const tripped = new GuardrailTripped(guardrail.name, subject.point, result.reason, {
         ...result.details,
         ...(callId ? { callId } : {}),
       });
+      tripped.stateDelta = withoutTempKeys(context.actions.stateDelta);
+      if (subject.point === 'output' && subject.response.usageMetadata)
+        tripped.usageMetadata = subject.response.usageMetadata;
+      throw tripped;
+    }
     current = result.value as T;
     records.push({
       guardrail: guardrail.name,

@@ -27,7 +27,7 @@ import {
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
-import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedMetadata } from '../guardrails/guardrail.js';
+import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
 import {
   checkInput,
   checkLiveContent,
@@ -599,7 +599,7 @@ export class Runner {
         errorCode: cancelled ? 'CANCELLED' : errorCodeOf(error),
         errorMessage: cancelled ? 'The run was cancelled' : describeError(error),
         ...(cancelled ? { interrupted: true } : {}),
-        ...(tripped ? { customMetadata: trippedMetadata(error) } : {}),
+        ...(tripped ? trippedEventFields(error) : {}),
       });
       // An error event is best-effort: if the store itself failed, still tell the caller.
       try {
@@ -686,7 +686,7 @@ export class Runner {
           author: ctx.agent.name,
           errorCode: errorCodeOf(error),
           errorMessage: describeError(error),
-          ...(isGuardrailTripped(error) ? { customMetadata: trippedMetadata(error) } : {}),
+          ...(isGuardrailTripped(error) ? trippedEventFields(error) : {}),
         });
         try {
           yield await this.commitLive(ctx, event);
