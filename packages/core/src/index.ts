@@ -33,6 +33,12 @@ export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
 export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
+export {
+  PAUSE_SIGNATURES_KEY,
+  PauseSignatureError,
+  PauseSigner,
+  type PauseSigningOptions,
+} from './flow/pause-signing.js';
 export * from './flow/transfer.js';
 export {
   GUARDRAILS_METADATA_KEY,

@@ -27,6 +27,7 @@ import {
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
+import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
 import {
   checkInput,
@@ -103,6 +104,11 @@ export interface RunnerOptions {
    * claims them from the run store (`queue`: see `startWorker`, `adk worker`).
    */
   execution?: 'local' | 'queue';
+  /**
+   * Sign every paused call (confirmations, credential requests, workflow questions, long-running
+   * calls) and refuse answers to calls without a valid signature (docs/decisions/0031-signed-pauses.md).
+   */
+  pauseSigning?: PauseSigningOptions | PauseSigner;
 }
 
 export interface RunParams {
@@ -161,6 +167,8 @@ export class Runner {
   readonly sessionService: SessionService;
   readonly artifactService: ArtifactService | undefined;
   readonly memoryService: MemoryService | undefined;
+  /** Signs paused calls and checks answers, when the runner was given keys. */
+  readonly pauseSigner: PauseSigner | undefined;
   readonly credentialService: CredentialService;
   readonly pluginManager: PluginManager;
   readonly models: ModelRegistry;
@@ -180,6 +188,12 @@ export class Runner {
     this.sessionService = options.sessionService;
     this.artifactService = options.artifactService;
     this.memoryService = options.memoryService;
+    this.pauseSigner =
+      options.pauseSigning === undefined
+        ? undefined
+        : options.pauseSigning instanceof PauseSigner
+          ? options.pauseSigning
+          : new PauseSigner(options.pauseSigning);
     this.credentialService = options.credentialService ?? new InMemoryCredentialService();
     this.pluginManager =
       options.plugins instanceof PluginManager ? options.plugins : new PluginManager(options.plugins ?? []);
@@ -467,6 +481,13 @@ export class Runner {
     }
     if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
+    // Answers to paused calls must answer calls this server signed (refused before anything is committed).
+    if (this.pauseSigner && params.newMessage && !params.recover)
+      await this.pauseSigner.verifyAnswers(
+        { appName: this.appName, userId: params.userId },
+        session.events,
+        params.newMessage,
+      );
     // Checked again now that the run holds its session: a later run may have taken the session
     // between the claim and here. Nothing is committed; the run ends failed (INTERRUPTED).
     if (params.recover && params.invocationId && supersededAt(session.events, params.invocationId))
@@ -762,11 +783,13 @@ export class Runner {
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
-    const final = replaced ?? event;
+    let final = replaced ?? event;
     if (final.partial) {
       ctx.shared.observe?.(final);
       return final;
     }
+    if (this.pauseSigner && final.longRunningToolIds?.length)
+      final = await this.pauseSigner.signEvent({ appName: this.appName, userId: ctx.userId }, final);
     const delta = final.actions.stateDelta;
     for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
     await this.sessionService.appendEvent(ctx.session, final);
