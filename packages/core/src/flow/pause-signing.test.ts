@@ -83,9 +83,9 @@ describe('signed pauses', () => {
     const { runner, ran } = setup();
     const first = await send(runner, userContent('pay alice'));
     const { event, call } = confirmationCall(first);
-    expect((event.customMetadata?.[PAUSE_SIGNATURES_KEY] as Record<string, string>)[call.id]).toMatch(
-      /^v1\./,
-    );
+    expect(
+      (event.customMetadata?.[PAUSE_SIGNATURES_KEY] as Record<string, string> | undefined)?.[call.id],
+    ).toMatch(/^v1\./);
     const second = await send(runner, answer(call.id, REQUEST_CONFIRMATION, { confirmed: true }));
     expect(ran).toEqual([{ to: 'alice', amount: 10 }]);
     expect(second.at(-1)?.content?.parts[0]?.text).toBe('done');
