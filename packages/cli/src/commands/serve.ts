@@ -11,6 +11,7 @@ import { describeModelChoice, registerModelsFromEnv } from '../models/pick-model
 import { builderRoutes } from './builder-routes.js';
 import { collectList, parsePort } from './command.js';
 import { evalServerRoutes } from './eval-routes.js';
+import { pauseSigningKeys } from './pause-signing-key.js';
 import { reloadRoutes } from './reload-route.js';
 import { requireSharedDatabase, spawnWorkers, stopWorkers } from './worker.js';
 
@@ -91,11 +92,15 @@ export async function serve(
   const databasePoolSize = poolSizeFromEnv(process.env.DATABASE_POOL_SIZE);
   const queue = options.workers !== undefined;
   if (queue) requireSharedDatabase('--workers');
+  const dataDir = resolve(options.dataDir ?? resolve(agentsDir, '.adk'));
+  // Conformance replays answer calls of sessions they create with events: they run unsigned.
+  const pauseKeys = options.conformance ? undefined : pauseSigningKeys(dataDir);
   const server = await createAdkServer({
     apps: loader,
+    ...(pauseKeys ? { pauseSigning: { keys: pauseKeys } } : {}),
     // With workers, this instance queues background runs and leaves claiming (and recovery) to them.
     ...(queue ? { execution: 'queue' as const, runWorker: false } : {}),
-    dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
+    dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(databasePoolSize ? { databasePoolSize } : {}),
     ...(options.token ? { token: options.token } : {}),

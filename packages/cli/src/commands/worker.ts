@@ -7,6 +7,7 @@ import { CliUsageError } from '../errors.js';
 import { createAppLoader } from '../loader/app-loader.js';
 import { registerModelsFromEnv } from '../models/pick-model.js';
 import type { CommandModule } from './command.js';
+import { pauseSigningKeys } from './pause-signing-key.js';
 
 export interface WorkerOptions {
   dataDir?: string;
@@ -40,10 +41,13 @@ export async function runWorker(dir: string, options: WorkerOptions): Promise<vo
   const agentsDir = resolve(dir);
   registerModelsFromEnv(defaultModelRegistry);
   const { createAdkServer } = await import('@adk/server');
+  const dataDir = resolve(options.dataDir ?? resolve(agentsDir, '.adk'));
+  const pauseKeys = pauseSigningKeys(dataDir);
   const server = await createAdkServer({
     apps: createAppLoader(agentsDir),
     databaseUrl,
-    dataDir: resolve(options.dataDir ?? resolve(agentsDir, '.adk')),
+    dataDir,
+    ...(pauseKeys ? { pauseSigning: { keys: pauseKeys } } : {}),
     a2a: false,
     tracing: false,
     runWorker: { pollIntervalMs: 200, maxConcurrentRuns: options.maxRuns },

@@ -152,7 +152,12 @@ export function runRoutes(app: Hono, ctx: RouteContext): void {
       const mapped = missingSession(error, run);
       // Refused before any event (no session; the session is busy and the run asked to be refused):
       // an HTTP error, not a stream.
-      if (isAdkError(mapped, 'NOT_FOUND') || isAdkError(mapped, 'CONCURRENT_INVOCATION')) {
+      if (
+        isAdkError(mapped, 'NOT_FOUND') ||
+        isAdkError(mapped, 'CONCURRENT_INVOCATION') ||
+        // An answer to a paused call this server did not sign (or that was altered): 403.
+        isAdkError(mapped, 'FORBIDDEN')
+      ) {
         finish();
         throw mapped;
       }

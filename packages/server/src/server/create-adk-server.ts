@@ -9,6 +9,8 @@ import {
   type MemoryService,
   type MultitaskStrategy,
   newId,
+  PauseSigner,
+  type PauseSigningOptions,
   type Plugin,
   Runner,
   type SessionService,
@@ -112,6 +114,12 @@ export interface AdkServerOptions {
    * Request/Response pane; 64 KB each at most, inline file bytes left out). Default true.
    */
   tracePayloads?: boolean;
+  /**
+   * Sign paused calls (confirmations, credential requests, workflow questions, long-running calls)
+   * and refuse answers to calls without a valid signature with 403. Every instance serving the same
+   * sessions needs the same keys; the first signs, all verify (rotation).
+   */
+  pauseSigning?: PauseSigningOptions;
 }
 
 export interface AdkServer {
@@ -206,6 +214,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   if (tracing?.collecting && options.tracePayloads !== false)
     plugins.unshift(modelPayloadPlugin(tracing.store));
 
+  // One signer for every app: its keys are imported once.
+  const pauseSigner = options.pauseSigning ? new PauseSigner(options.pauseSigning) : undefined;
   // One owner name for every app's runner of this process (run records, claims, heartbeats).
   const instanceId = `server-${newId()}`;
   const apps = new AppRegistry(
@@ -222,6 +232,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         ...(options.execution ? { execution: options.execution } : {}),
         plugins,
         ...strategyFor(options.multitaskStrategy, appName),
+        ...(pauseSigner ? { pauseSigning: pauseSigner } : {}),
       }),
   );
   const runs = new RunTracker();
