@@ -80,6 +80,8 @@ export interface AdkEvent {
   /** Workflows: a node's output (any JSON value). */
   output?: unknown;
   nodeInfo?: NodeInfo;
+  /** Free-form metadata; guardrails record what they changed or stopped under `adkGuardrails`. */
+  customMetadata?: Record<string, unknown>;
 }
 
 export interface Session {

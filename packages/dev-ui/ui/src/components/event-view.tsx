@@ -171,6 +171,39 @@ function nodeName(event: AdkEvent): { node?: string } {
   return node ? { node } : {};
 }
 
+interface GuardrailRecord {
+  guardrail: string;
+  point: string;
+  action: 'rewrite' | 'tripwire';
+  reason?: string;
+  findings?: { entity: string; count: number }[];
+}
+
+const POINT_LABEL: Record<string, string> = {
+  input: 'message',
+  output: 'answer',
+  toolInput: 'tool arguments',
+  toolOutput: 'tool result',
+};
+
+/** What guardrails did to this event: what was redacted and by which guardrail, never the original. */
+function guardrailBadges(event: AdkEvent): { key: string; text: string; tripped: boolean }[] {
+  const records = event.customMetadata?.adkGuardrails;
+  if (!Array.isArray(records)) return [];
+  return (records as GuardrailRecord[]).map((r, i) => {
+    const where = POINT_LABEL[r.point] ?? r.point;
+    const what = (r.findings ?? []).map((f) => `${f.entity}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
+    return {
+      key: `${r.guardrail}-${i}`,
+      tripped: r.action === 'tripwire',
+      text:
+        r.action === 'tripwire'
+          ? `stopped by guardrail ${r.guardrail} (${where})`
+          : `${where} rewritten by ${r.guardrail}${what ? `: ${what}` : ''}`,
+    };
+  });
+}
+
 function EventViewInner(props: EventViewProps) {
   const { event, selected, onSelect } = props;
   const isUser = event.author === 'user';
@@ -187,6 +220,7 @@ function EventViewInner(props: EventViewProps) {
     event.actions?.endOfAgent ? 'end of agent' : undefined,
     event.actions?.rewindBeforeInvocationId ? 'rewind' : undefined,
   ].filter((f): f is string => !!f);
+  const guards = guardrailBadges(event);
   const showOutput = event.output !== undefined && !event.nodeInfo?.messageAsOutput;
   const empty =
     parts.length === 0 && !showOutput && !event.errorCode && !event.errorMessage && !event.interrupted;
@@ -221,6 +255,15 @@ function EventViewInner(props: EventViewProps) {
             <strong>{event.errorCode ?? 'Error'}</strong>
             {event.errorMessage ? `: ${event.errorMessage}` : null}
           </div>
+        ) : null}
+        {guards.length > 0 ? (
+          <ul class="guardrails" aria-label="Guardrails">
+            {guards.map((g) => (
+              <li key={g.key} class={`badge guardrail${g.tripped ? ' tripped' : ''}`}>
+                {g.text}
+              </li>
+            ))}
+          </ul>
         ) : null}
         {event.interrupted ? <p class="muted">Interrupted.</p> : null}
         {empty && flags.length === 0 && !transfer && delta.length === 0 ? (

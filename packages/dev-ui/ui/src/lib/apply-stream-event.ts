@@ -37,7 +37,9 @@ export function applyStreamEvent(event: AdkEvent, chat: ChatSetters, localId?: s
     });
     return;
   }
-  chat.setBubbles((list) => list.filter((b) => b.key !== key));
+  // A guardrail withdrew what was streamed (it rewrote or stopped the answer): drop every bubble.
+  if (event.customMetadata?.adkRetract === true) chat.setBubbles([]);
+  else chat.setBubbles((list) => list.filter((b) => b.key !== key));
   chat.setEvents((list) => {
     if (localId && event.author === 'user') {
       const at = list.findIndex((e) => e.id === localId);
