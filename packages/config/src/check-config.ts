@@ -69,6 +69,9 @@ export function checkAgentConfig(text: string, options: CheckAgentConfigOptions)
     'after_model_callbacks',
     'before_tool_callbacks',
     'after_tool_callbacks',
+    'input_guardrails',
+    'output_guardrails',
+    'tool_guardrails',
   ]) {
     for (const [i, ref] of ((record[key] as { name?: unknown }[] | null) ?? []).entries())
       code(ref.name, [key, i, 'name']);

@@ -8,6 +8,8 @@ import {
   type Event,
   exitLoopTool,
   FunctionTool,
+  type Guardrail,
+  InMemoryRunner,
   InMemorySessionService,
   isAdkError,
   LlmAgent,
@@ -170,6 +172,55 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
       'hello from a custom class',
     );
     expect(prebuilt?.name).toBe('prebuilt');
+  });
+
+  it('input_guardrails, output_guardrails and tool_guardrails take guardrails or factories with args', async () => {
+    const { root } = app({
+      'root_agent.yaml': [
+        'name: guarded',
+        'instruction: x',
+        'input_guardrails:',
+        '  - name: redact_word',
+        '    args: [{ name: word, value: secret }]',
+        'output_guardrails:',
+        '  - name: stop_word',
+        'tool_guardrails:',
+        '  - name: stop_word',
+      ].join('\n'),
+    });
+    const redactWord = ({ word }: { word: string }): Guardrail => ({
+      name: 'redact_word',
+      check: (s) =>
+        s.point === 'input' && JSON.stringify(s.content).includes(word)
+          ? {
+              action: 'rewrite',
+              value: userContent(
+                JSON.stringify(s.content.parts[0]?.text).replaceAll(word, '[x]').slice(1, -1),
+              ),
+            }
+          : undefined,
+    });
+    const stopWord: Guardrail = { name: 'stop_word', check: () => undefined };
+    const agent = (await loadAgentFromConfig(root, {
+      references: { redact_word: redactWord, stop_word: stopWord },
+    })) as LlmAgent;
+    expect(agent.inputGuardrails.map((g) => g.name)).toEqual(['redact_word']);
+    expect(agent.outputGuardrails).toEqual([stopWord]);
+    expect(agent.toolGuardrails).toEqual([stopWord]);
+    const model = new ScriptedModel(['ok']);
+    const runner = new InMemoryRunner({
+      agent: new LlmAgent({ name: 'g', model, inputGuardrails: [...agent.inputGuardrails] }),
+    });
+    await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('my secret') }));
+    expect(model.lastUserText()).toBe('my [x]');
+    await expect(
+      loadAgentFromConfig(
+        app({ 'root_agent.yaml': 'name: bad\ninstruction: x\ninput_guardrails:\n  - name: nope\n' }).root,
+        {
+          references: { nope: 42 },
+        },
+      ),
+    ).rejects.toThrow(/a guardrail/);
   });
 
   it('maps the remaining field forms: Content static_instruction, include_contents none, every generate_content_config key, ADK dotted class and tool names', async () => {

@@ -12,6 +12,7 @@ import {
   type EdgeItem,
   exitLoopTool,
   type GenerateConfig,
+  type Guardrail,
   googleSearch,
   isAdkError,
   isBaseNode,
@@ -460,6 +461,9 @@ class ConfigBuilder {
       afterModelCallback: await this.callbacks(config.after_model_callbacks, source, 'after_model_callbacks'),
       beforeToolCallback: await this.callbacks(config.before_tool_callbacks, source, 'before_tool_callbacks'),
       afterToolCallback: await this.callbacks(config.after_tool_callbacks, source, 'after_tool_callbacks'),
+      inputGuardrails: await this.guardrails(config.input_guardrails, source, 'input_guardrails'),
+      outputGuardrails: await this.guardrails(config.output_guardrails, source, 'output_guardrails'),
+      toolGuardrails: await this.guardrails(config.tool_guardrails, source, 'tool_guardrails'),
     };
     const agent = construct(() => new LlmAgent(options));
     if (inputSchema) inputSchemas.set(agent, inputSchema);
@@ -490,6 +494,29 @@ class ConfigBuilder {
       out.push(value);
     }
     return out as never[];
+  }
+
+  /** Guardrails: each reference is a `Guardrail`, or a factory whose call (with `args`, or none) returns one. */
+  private async guardrails(
+    refs: CodeConfig[] | null | undefined,
+    source: YamlSource,
+    key: string,
+  ): Promise<Guardrail[]> {
+    const out: Guardrail[] = [];
+    for (const [i, ref] of (refs ?? []).entries()) {
+      let value = await this.codeValue(ref, source, [key, i]);
+      if (typeof value === 'function' && !isClass(value) && (!ref.args || ref.args.length === 0))
+        value = await (value as () => unknown)();
+      const g = value as Partial<Guardrail> | undefined;
+      if (!g || typeof g !== 'object' || typeof g.name !== 'string' || typeof g.check !== 'function')
+        throw source.error(
+          [key, i, 'name'],
+          'a guardrail (an object with name and check)',
+          describeValue(value),
+        );
+      out.push(value as Guardrail);
+    }
+    return out;
   }
 
   /** A CodeConfig's value: the export, or what calling it with `args` returns. */

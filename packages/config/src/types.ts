@@ -55,6 +55,10 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   after_model_callbacks?: CodeConfig[] | null;
   before_tool_callbacks?: CodeConfig[] | null;
   after_tool_callbacks?: CodeConfig[] | null;
+  /** Guardrails (docs/decisions/0030-guardrails.md): code references to `Guardrail` objects or factories called with `args`. */
+  input_guardrails?: CodeConfig[] | null;
+  output_guardrails?: CodeConfig[] | null;
+  tool_guardrails?: CodeConfig[] | null;
   generate_content_config?: Record<string, unknown> | null;
 }
 

@@ -393,6 +393,12 @@ export const agentConfigJsonSchema = {
         after_model_callbacks: listOf('CodeConfig', codeRefDescription('after_model_callbacks')),
         before_tool_callbacks: listOf('CodeConfig', codeRefDescription('before_tool_callbacks')),
         after_tool_callbacks: listOf('CodeConfig', codeRefDescription('after_tool_callbacks')),
+        input_guardrails: listOf(
+          'CodeConfig',
+          'Optional. LlmAgent.inputGuardrails: code references to guardrails (or factories called with args, e.g. piiGuardrail of @adk/guardrails re-exported beside the YAML).',
+        ),
+        output_guardrails: listOf('CodeConfig', 'Optional. LlmAgent.outputGuardrails, as input_guardrails.'),
+        tool_guardrails: listOf('CodeConfig', 'Optional. LlmAgent.toolGuardrails, as input_guardrails.'),
         generate_content_config: nullable(generateContentConfig),
       },
       required: ['name', 'instruction'],
