@@ -1,4 +1,4 @@
-import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import type { GenerateOptions, Llm, LlmRequest, LlmResponse, ModelCapabilities } from '@adk/core';
 import {
   ApiCallError,
   clientOptions,
@@ -17,8 +17,9 @@ import {
   type CloudTarget,
   vertexTarget,
 } from './cloud.js';
-import { type CacheControlOptions, toClaudeRequestBody } from './convert-request.js';
+import { type CacheControlOptions, CLAUDE_SERVER_TOOLS, toClaudeRequestBody } from './convert-request.js';
 import { ClaudeAccumulator } from './convert-response.js';
+import { claudeCapabilities } from './models.js';
 import { claudeMessageSchema, claudeStreamEventSchema } from './wire.js';
 
 export interface ClaudeOptions extends HttpClientOptions {
@@ -38,6 +39,8 @@ export interface ClaudeOptions extends HttpClientOptions {
   vertex?: boolean | ClaudeVertexOptions;
   /** Claude on Amazon Bedrock, SigV4-signed (`true`: region and credentials from the environment). */
   bedrock?: boolean | ClaudeBedrockOptions;
+  /** Overrides what {@link Claude.capabilities} declares for this model family. */
+  capabilities?: ModelCapabilities;
 }
 
 const PACKAGE = '@adk/models-claude';
@@ -61,6 +64,14 @@ export class Claude implements Llm {
   constructor(model: string, options: ClaudeOptions = {}) {
     this.model = model.replace(/^anthropic\//, '');
     this.options = options;
+  }
+
+  /** What this model can do (see `claudeCapabilities`), with `options.capabilities` on top. */
+  get capabilities(): ModelCapabilities {
+    return {
+      ...claudeCapabilities(this.model, Object.keys(CLAUDE_SERVER_TOOLS)),
+      ...this.options.capabilities,
+    };
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {

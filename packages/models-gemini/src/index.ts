@@ -1,3 +1,4 @@
+export { geminiCapabilities, geminiVersion } from './capabilities.js';
 export type { GeminiContextCacheOptions } from './context-cache.js';
 export { Gemini, type GeminiOptions, type VertexAiOptions } from './gemini.js';
 export type { LiveApiVersion } from './live/endpoint.js';

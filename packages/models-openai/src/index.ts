@@ -1,3 +1,4 @@
+export { openaiChatCapabilities } from './capabilities.js';
 export { FINISH_REASONS } from './convert-response.js';
 export { LiveProtocolError } from './live/errors.js';
 export { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
