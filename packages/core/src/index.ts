@@ -40,6 +40,7 @@ export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
+export * from './models/provider-options.js';
 export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';

@@ -5,6 +5,7 @@ import {
   type JsonSchema,
   type LlmRequest,
   type Part,
+  providerOptionsFor,
   UnsupportedBuiltInToolError,
   ValidationError,
 } from '@adk/core';
@@ -104,7 +105,7 @@ export function toClaudeRequestBody(
   const budget = config.thinking?.budgetTokens;
   if (budget !== undefined && budget > 0) body.thinking = { type: 'enabled', budget_tokens: budget };
   else if (budget === 0) body.thinking = { type: 'disabled' };
-  for (const [key, value] of Object.entries(config.providerOptions ?? {})) {
+  for (const [key, value] of Object.entries(providerOptionsFor(config.providerOptions, 'anthropic') ?? {})) {
     // Extra tools are added to ours, never replacing the function tools.
     const current = body[key];
     body[key] =

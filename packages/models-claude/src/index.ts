@@ -10,4 +10,5 @@ export {
   claudeModelId,
   claudeModelProfile,
 } from './models.js';
+export type { AnthropicProviderOptions } from './provider-options.js';
 export { CLAUDE_MODEL_PATTERN, registerClaude } from './register.js';
