@@ -167,12 +167,11 @@ function eventFromResponse(
   response: LlmResponse,
   actions: EventActions | undefined,
 ): Event {
-  const { modelVersion: _v, ...fields } = response;
   return createEvent({
     invocationId: ctx.invocationId,
     author: agent.name,
     branch: ctx.branch,
-    ...fields,
+    ...response,
     ...(actions ? { actions } : {}),
   });
 }

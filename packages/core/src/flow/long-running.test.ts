@@ -183,3 +183,30 @@ describe('long-running tools', () => {
     expect(texts).toEqual(['two refunds', 'model', 'user', 'both submitted', 'first approved', 'ok']);
   });
 });
+
+describe('events made from model responses', () => {
+  it("keep the response's modelVersion, logprobs, cache and citation metadata in the stored event", async () => {
+    const model = new ScriptedModel([
+      {
+        content: { role: 'model', parts: [{ text: 'hello' }] },
+        finishReason: 'STOP',
+        modelVersion: 'gemini-2.5-flash-002',
+        avgLogprobs: -0.5,
+        logprobsResult: { chosenCandidates: [{ token: 'hello', logProbability: -0.5 }] },
+        cacheMetadata: { cacheName: 'c/1', invocationsUsed: 1 },
+        citationMetadata: { citations: [{ startIndex: 0, endIndex: 5 }] },
+      },
+    ]);
+    const { send, session } = setup(new LlmAgent({ name: 'assistant', model }));
+    const events = await send(userContent('hi'));
+    const expected = {
+      modelVersion: 'gemini-2.5-flash-002',
+      avgLogprobs: -0.5,
+      logprobsResult: { chosenCandidates: [{ token: 'hello', logProbability: -0.5 }] },
+      cacheMetadata: { cacheName: 'c/1', invocationsUsed: 1 },
+      citationMetadata: { citations: [{ startIndex: 0, endIndex: 5 }] },
+    };
+    expect(events[1]).toMatchObject(expected);
+    expect((await session()).events[1]).toMatchObject(expected);
+  });
+});
