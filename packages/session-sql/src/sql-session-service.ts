@@ -554,7 +554,9 @@ function responseFieldsOf(event: Event): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const key of RESPONSE_FIELDS) {
     const value = event[key];
-    if (value !== undefined) (out ??= {})[key] = value;
+    if (value === undefined) continue;
+    out ??= {};
+    out[key] = value;
   }
   return out;
 }
