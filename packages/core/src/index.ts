@@ -21,6 +21,8 @@ export * from './events/event.js';
 export * from './events/schemas.js';
 export {
   DYNAMIC_INSTRUCTION_PREAMBLE,
+  type FewShotExample,
+  fewShotInstruction,
   isDynamicInstructionContent,
   isOtherAgentContext,
   OTHER_AGENT_CONTEXT_PREAMBLE,
