@@ -154,6 +154,10 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
     expect(tools[9]).toBeInstanceOf(LongRunningFunctionTool);
     expect(tools[9]?.isLongRunning).toBe(true);
     expect(tools[9]?.declaration()?.name).toBe('start_approval');
+    // ADK's note on long-running tools, as the code class adds it.
+    expect(tools[9]?.declaration()?.description).toBe(
+      `${tools[9]?.description}\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.`,
+    );
     expect(tools[10]).toBeInstanceOf(ExampleTool);
     expect((tools[10] as ExampleTool).examples[0]?.output[0]?.parts[0]?.functionCall?.name).toBe(
       'get_weather',

@@ -25,8 +25,10 @@ export {
   fewShotInstruction,
   isDynamicInstructionContent,
   isOtherAgentContext,
+  LONG_RUNNING_NOTE,
   OTHER_AGENT_CONTEXT_PREAMBLE,
   presentOtherAgentTurn,
+  withLongRunningNote,
 } from './flow/adk-prompts.js';
 export { authRequestEvent, pendingAuthResponses } from './flow/auth-request.js';
 export * from './flow/compression.js';
