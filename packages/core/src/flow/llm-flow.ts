@@ -167,12 +167,11 @@ function eventFromResponse(
   response: LlmResponse,
   actions: EventActions | undefined,
 ): Event {
-  const { modelVersion: _v, ...fields } = response;
   return createEvent({
     invocationId: ctx.invocationId,
     author: agent.name,
     branch: ctx.branch,
-    ...fields,
+    ...response,
     ...(actions ? { actions } : {}),
   });
 }
@@ -371,7 +370,17 @@ async function* step(
     result.done = true;
     return;
   }
-  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning.length > 0);
+  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning);
+}
+
+/** Whether a long-running call of the turn got no response yet (an interim result does not pause). */
+function awaitsAnswer(longRunning: readonly string[], responseEvent: Event | undefined): boolean {
+  if (longRunning.length === 0) return false;
+  if (!responseEvent) return true;
+  const answered = new Set<string>();
+  for (const p of responseEvent.content?.parts ?? [])
+    if (p.functionResponse) answered.add(p.functionResponse.id);
+  return longRunning.some((id) => !answered.has(id));
 }
 
 /**
@@ -383,10 +392,11 @@ async function* runCallsAndFollowUp(
   ctx: InvocationContext,
   calls: FunctionCall[],
   tools: ResolvedTools,
-  paused: boolean,
+  longRunning: readonly string[],
   confirmations?: Map<string, ToolConfirmation>,
 ): AsyncGenerator<Event, boolean, undefined> {
   const responseEvent = yield* runCalls(ctx, calls, tools, agent, confirmations);
+  const paused = awaitsAnswer(longRunning, responseEvent);
   if (responseEvent) yield responseEvent;
   const confirmation = responseEvent && confirmationRequestEvent(ctx, calls, responseEvent);
   const authRequest = responseEvent && authRequestEvent(ctx, calls, responseEvent);
@@ -443,7 +453,7 @@ export async function* runLlmFlow(
     for (const a of authenticated)
       if (!confirmations.has(a.call.id)) confirmations.set(a.call.id, { confirmed: true });
     const calls = [...confirmed.map((c) => c.call), ...authenticated.map((a) => a.call)];
-    const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, false, confirmations);
+    const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, [], confirmations);
     if (stop || ctx.ended) return;
   }
   while (!ctx.ended) {
@@ -474,7 +484,7 @@ async function* settleInterruptedCalls(
       branch: ctx.branch,
     });
   if (again.length === 0) return false;
-  return yield* runCallsAndFollowUp(agent, ctx, again, tools, false);
+  return yield* runCallsAndFollowUp(agent, ctx, again, tools, []);
 }
 
 /** Runs a model turn's calls concurrently, yielding events that tools emit meanwhile (AgentTool). */
