@@ -98,7 +98,7 @@ export async function recordChunks(body: ReadableStream<Uint8Array>, log: ChunkL
 
 /** A fetch that calls the handler directly, recording (and validating) each response's chunks. */
 export function handlerFetch(handler: ChatHandler, log: ChunkLog): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
     const response = await handler(request);
     if (!response.body || !response.headers.get('x-vercel-ai-ui-message-stream')) return response;
