@@ -63,11 +63,19 @@ export interface ResolvedTools {
   transferTargets: BaseAgent[];
 }
 
-/** The tools of agents without toolsets never change: resolved once per agent, not per step. */
-const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
+/**
+ * The tools of agents without toolsets never change: resolved once per agent, not per step (again
+ * when `agent.tools` is replaced, e.g. by a front-end handler that adds the browser's tools).
+ */
+const staticTools = new WeakMap<LlmAgent, ResolvedTools & { from: readonly unknown[] }>();
+
+function cachedTools(agent: LlmAgent): ResolvedTools | undefined {
+  const cached = staticTools.get(agent);
+  return cached?.from === agent.tools ? cached : undefined;
+}
 
 export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
-  const cached = staticTools.get(agent);
+  const cached = cachedTools(agent);
   if (cached) return cached;
   const list: BaseTool[] = [];
   let dynamic = false;
@@ -87,7 +95,7 @@ export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Pro
     byName.set(tool.name, tool);
   }
   const resolved = { list, byName, transferTargets: targets };
-  if (!dynamic) staticTools.set(agent, resolved);
+  if (!dynamic) staticTools.set(agent, { ...resolved, from: agent.tools });
   return resolved;
 }
 
@@ -334,7 +342,7 @@ async function* step(
   ctx: InvocationContext,
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
-  const tools = staticTools.get(agent) ?? (await resolveTools(agent, ctx));
+  const tools = cachedTools(agent) ?? (await resolveTools(agent, ctx));
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
   const contents =
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
