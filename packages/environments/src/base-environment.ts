@@ -41,6 +41,8 @@ export interface ExecOptions {
   cwd?: string;
   /** Stops the command (it is killed, `killed: 'cancelled'`). */
   signal?: AbortSignal;
+  /** Receives output as it arrives (within the output cap), for progress and streaming. */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Uint8Array) => void;
 }
 
 /** Why the environment, not the command, ended a command. */

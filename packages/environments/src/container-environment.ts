@@ -129,6 +129,7 @@ export class ContainerEnvironment extends HostEnvironment {
       outputBytes: this.limits.outputBytes,
       signal: options.signal,
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
     if (result.killed) {
       // Killing the client does not stop the container.

@@ -137,6 +137,7 @@ export class LocalSandboxEnvironment extends HostEnvironment {
       outputBytes: limits.outputBytes,
       signal: options.signal,
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(this.runAs ?? {}),
     });
     return signalFromStatus(result);

@@ -11,6 +11,7 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   uid?: number;
   gid?: number;
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Uint8Array) => void;
 }
 
 /**
@@ -50,11 +51,13 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
         child.kill('SIGKILL');
       }
     };
-    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+    const collect = (into: Buffer[], stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       if (truncated) return;
       const room = options.outputBytes - kept;
+      const keep = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      if (keep.length > 0) options.onOutput?.(stream, keep);
       if (chunk.length > room) {
-        into.push(chunk.subarray(0, room));
+        into.push(keep);
         kept = options.outputBytes;
         truncated = true;
         kill('output_limit');
@@ -63,8 +66,8 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       into.push(chunk);
       kept += chunk.length;
     };
-    child.stdout.on('data', collect(stdout));
-    child.stderr.on('data', collect(stderr));
+    child.stdout.on('data', collect(stdout, 'stdout'));
+    child.stderr.on('data', collect(stderr, 'stderr'));
     // A command that exits without reading its stdin must not fail the run with EPIPE.
     child.stdin.on('error', () => {});
     if (options.stdin !== undefined) child.stdin.end(options.stdin);

@@ -44,6 +44,7 @@ export class UnsafeLocalEnvironment extends HostEnvironment {
       outputBytes: limits.outputBytes,
       signal: options.signal,
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
   }
 }
