@@ -21,10 +21,14 @@ export * from './events/event.js';
 export * from './events/schemas.js';
 export {
   DYNAMIC_INSTRUCTION_PREAMBLE,
+  type FewShotExample,
+  fewShotInstruction,
   isDynamicInstructionContent,
   isOtherAgentContext,
+  LONG_RUNNING_NOTE,
   OTHER_AGENT_CONTEXT_PREAMBLE,
   presentOtherAgentTurn,
+  withLongRunningNote,
 } from './flow/adk-prompts.js';
 export { authRequestEvent, pendingAuthResponses } from './flow/auth-request.js';
 export * from './flow/compression.js';
@@ -64,6 +68,7 @@ export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
+export * from './models/provider-options.js';
 export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';

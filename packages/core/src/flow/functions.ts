@@ -136,7 +136,9 @@ export async function runCall(
           if (onStream) return { call, response: onStream(raw, tool, toolCtx), actions: toolCtx.actions };
           raw = await lastValue(raw);
         }
-        if (raw === undefined && tool.isLongRunning)
+        // A long-running tool that returns nothing pauses; a value is an interim result
+        // (docs/architecture.md §4.3) that the model sees at once.
+        if ((raw === undefined || raw === null) && tool.isLongRunning)
           return { call, response: undefined, actions: toolCtx.actions };
         // The tool asked the client for a credential: no response until the client answers.
         if (toolCtx.actions.requestedAuthConfigs?.[call.id])

@@ -378,6 +378,10 @@ export async function* runLiveFlow(
         ...(fixed.groundingMetadata !== undefined ? { groundingMetadata: fixed.groundingMetadata } : {}),
         ...(fixed.citationMetadata !== undefined ? { citationMetadata: fixed.citationMetadata } : {}),
         ...(fixed.customMetadata ? { customMetadata: fixed.customMetadata } : {}),
+        ...(fixed.modelVersion !== undefined ? { modelVersion: fixed.modelVersion } : {}),
+        ...(fixed.avgLogprobs !== undefined ? { avgLogprobs: fixed.avgLogprobs } : {}),
+        ...(fixed.logprobsResult !== undefined ? { logprobsResult: fixed.logprobsResult } : {}),
+        ...(fixed.cacheMetadata !== undefined ? { cacheMetadata: fixed.cacheMetadata } : {}),
       });
       const found = event.partial ? [] : eventFunctionCalls(event);
       if (found.length > 0 && tools) {
