@@ -183,5 +183,5 @@ describe.each([
     }
     // The database files themselves.
     expect(filesContain(dir, ['4111 1111', '4111111111111111'])).toEqual([]);
-  }, 180_000);
+  }, 400_000);
 });

@@ -123,5 +123,5 @@ describe('signed pauses over HTTP', () => {
     } finally {
       await second.close();
     }
-  }, 180_000);
+  }, 400_000);
 });
