@@ -561,3 +561,32 @@ describe('guardrails: workflows', () => {
     expect(after.requests).toHaveLength(0);
   });
 });
+
+describe('guardrails: background runs', () => {
+  it('startRun: the message is redacted before commit and its record never keeps the original', async () => {
+    const model = new ScriptedModel(['noted']);
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'a', model, inputGuardrails: [redactCard] }),
+      sessionService: sessions,
+      autoCreateSession: true,
+    });
+    const started = await runner.startRun({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent(`card ${CARD}`),
+    });
+    expect(JSON.stringify(started)).not.toContain(CARD);
+    const events: Event[] = [];
+    const tail = runner.runEvents(started.id);
+    for (let next = await tail.next(); !next.done; next = await tail.next()) events.push(next.value);
+    const record = await runner.getRun(started.id);
+    expect(record?.status).toBe('succeeded');
+    expect(JSON.stringify(record)).not.toContain(CARD);
+    expect(JSON.stringify(events)).not.toContain(CARD);
+    const session = await sessions.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(JSON.stringify(session)).not.toContain(CARD);
+    expect(model.lastUserText()).toBe('card [payment_card]');
+  });
+});
