@@ -63,6 +63,16 @@ export class Claude implements Llm {
     this.options = options;
   }
 
+  /** Throws `MissingApiKeyError` before a run when the Anthropic API is used without a key. */
+  validateConfiguration(): void {
+    if (this.options.vertex || this.options.bedrock) return;
+    resolveApiKey({
+      apiKey: this.options.apiKey,
+      envVars: ['ANTHROPIC_API_KEY'],
+      description: 'Anthropic API',
+    });
+  }
+
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const config = request.config;
     const jsonMode = Boolean(config.responseSchema) && !request.tools?.length;

@@ -80,6 +80,22 @@ export class Gemini implements Llm {
     return Boolean(this.options.vertexai);
   }
 
+  /** Throws `MissingApiKeyError` (no key) or `ConfigError` (Vertex AI without a project or token) before a run. */
+  validateConfiguration(): void {
+    if (!this.isVertex) {
+      resolveApiKey({
+        apiKey: this.options.apiKey,
+        envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+        description: 'Gemini API',
+      });
+      return;
+    }
+    if (!this.vertex().accessToken)
+      throw new ConfigError(
+        'Vertex AI needs an access token: pass vertexai.accessToken (a string or a function returning one).',
+      );
+  }
+
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const stream = options.stream === true;
     const body = toGeminiRequestBody(request, {

@@ -1,5 +1,5 @@
 import type { ConnectOptions, GenerateOptions, Llm, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
-import { ConfigError } from '@adk/core';
+import { MissingApiKeyError } from '@adk/core';
 import {
   ApiCallError,
   clientOptions,
@@ -60,6 +60,11 @@ export class OpenAIChat implements Llm {
 
   get baseURL(): string {
     return (loadSetting(this.options.baseURL, ['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  }
+
+  /** Throws `MissingApiKeyError` before a run when api.openai.com is used without a key. */
+  validateConfiguration(): void {
+    this.authHeaders();
   }
 
   private get isOpenAI(): boolean {
@@ -158,11 +163,9 @@ export class OpenAIChat implements Llm {
       const key = loadSetting(this.options.apiKey, ['OPENAI_API_KEY']);
       if (key) headers.authorization = `Bearer ${key}`;
       else if (this.isOpenAI)
-        throw new ConfigError(
+        throw new MissingApiKeyError(
           'OpenAI API key is missing. Pass it as the `apiKey` option or set `OPENAI_API_KEY`.',
-          {
-            details: { envVars: ['OPENAI_API_KEY'] },
-          },
+          ['OPENAI_API_KEY'],
         );
     }
     if (this.options.organization) headers['openai-organization'] = this.options.organization;

@@ -1,25 +1,124 @@
 const ADK_ERROR = Symbol.for('@adk/core.error');
 
-/** Stable, machine-readable error codes. Subclasses in other packages may add their own. */
+/**
+ * Stable, machine-readable error codes: every code an `@adk/*` package throws or writes to
+ * `event.errorCode` for an error of its own. A closed union, so a `switch` over it can be exhaustive.
+ */
 export type AdkErrorCode =
+  // core
   | 'VALIDATION'
   | 'NOT_FOUND'
   | 'ALREADY_EXISTS'
   | 'STALE_SESSION'
   | 'CONCURRENT_INVOCATION'
   | 'CANCELLED'
+  | 'INTERRUPTED'
+  | 'INTERNAL'
   | 'API_CALL'
   | 'RATE_LIMIT'
   | 'MODEL'
   | 'MODEL_NOT_FOUND'
+  | 'OUTPUT_SCHEMA'
+  | 'PROVIDER_NOT_REGISTERED'
+  | 'MISSING_API_KEY'
   | 'TOOL'
   | 'LLM_CALL_LIMIT'
   | 'PLUGIN'
   | 'CONFIG'
+  | 'AUTH'
+  | 'ARTIFACT_TOO_LARGE'
+  | 'INVALID_TRANSFER'
   | 'SCRIPT_EXHAUSTED'
   | 'LIVE_CONNECTION_CLOSED'
   | 'LIVE_NOT_SUPPORTED'
-  | (string & {});
+  | 'LIVE_SEND'
+  | 'LIVE_PROTOCOL'
+  | 'NODE_TIMEOUT'
+  | 'NODE_REPORTED_ERROR'
+  | 'UNSUPPORTED_BUILT_IN_TOOL'
+  | 'WORKFLOW_OUTPUT'
+  | 'WORKFLOW_RESUME'
+  | 'WORKFLOW_VALIDATION'
+  | 'RESUME_FAILED'
+  | 'UPSTREAM'
+  // @adk/session-sql
+  | 'CREDENTIAL_KEY'
+  // @adk/mcp
+  | 'MCP_CONNECTION'
+  | 'MCP_REQUEST'
+  | 'MCP_TIMEOUT'
+  // @adk/openapi
+  | 'OPENAPI_SPEC'
+  // @adk/server, @adk/cli, @adk/config, @adk/eval
+  | 'BAD_REQUEST'
+  | 'FORBIDDEN'
+  | 'APP_LOAD'
+  | 'BUILDER_REQUEST'
+  | 'CLI_USAGE'
+  | 'AGENT_CONFIG_NOT_SUPPORTED'
+  | 'CONFORMANCE_MISMATCH'
+  | 'CONFORMANCE_SETUP'
+  | 'EVAL_FORMAT'
+  | 'EVAL_METRIC';
+
+/** Every {@link AdkErrorCode}, for runtime checks (`isAdkErrorCode`) and documentation. */
+export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
+  'VALIDATION',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'STALE_SESSION',
+  'CONCURRENT_INVOCATION',
+  'CANCELLED',
+  'INTERRUPTED',
+  'INTERNAL',
+  'API_CALL',
+  'RATE_LIMIT',
+  'MODEL',
+  'MODEL_NOT_FOUND',
+  'OUTPUT_SCHEMA',
+  'PROVIDER_NOT_REGISTERED',
+  'MISSING_API_KEY',
+  'TOOL',
+  'LLM_CALL_LIMIT',
+  'PLUGIN',
+  'CONFIG',
+  'AUTH',
+  'ARTIFACT_TOO_LARGE',
+  'INVALID_TRANSFER',
+  'SCRIPT_EXHAUSTED',
+  'LIVE_CONNECTION_CLOSED',
+  'LIVE_NOT_SUPPORTED',
+  'LIVE_SEND',
+  'LIVE_PROTOCOL',
+  'NODE_TIMEOUT',
+  'NODE_REPORTED_ERROR',
+  'UNSUPPORTED_BUILT_IN_TOOL',
+  'WORKFLOW_OUTPUT',
+  'WORKFLOW_RESUME',
+  'WORKFLOW_VALIDATION',
+  'RESUME_FAILED',
+  'UPSTREAM',
+  'CREDENTIAL_KEY',
+  'MCP_CONNECTION',
+  'MCP_REQUEST',
+  'MCP_TIMEOUT',
+  'OPENAPI_SPEC',
+  'BAD_REQUEST',
+  'FORBIDDEN',
+  'APP_LOAD',
+  'BUILDER_REQUEST',
+  'CLI_USAGE',
+  'AGENT_CONFIG_NOT_SUPPORTED',
+  'CONFORMANCE_MISMATCH',
+  'CONFORMANCE_SETUP',
+  'EVAL_FORMAT',
+  'EVAL_METRIC',
+];
+
+/** Whether a string is one of our {@link AdkErrorCode}s (a model's own codes, e.g. 'SAFETY', are not). */
+export function isAdkErrorCode(code: unknown): code is AdkErrorCode {
+  return typeof code === 'string' && (ADK_ERROR_CODES as readonly string[]).includes(code);
+}
 
 export interface AdkErrorOptions {
   cause?: unknown;
@@ -100,14 +199,59 @@ export class CancelledError extends AdkError {
 }
 
 export class ConfigError extends AdkError {
-  constructor(message: string, options?: AdkErrorOptions) {
-    super('CONFIG', message, options);
+  constructor(message: string, options?: AdkErrorOptions & { code?: AdkErrorCode }) {
+    super(options?.code ?? 'CONFIG', message, options);
   }
 }
 
+/**
+ * A model name no registered provider serves, and that no `@adk/models-*` package is known to serve
+ * either. Thrown before a run starts (`Runner.run`), never as an event.
+ */
 export class ModelNotFoundError extends AdkError {
-  constructor(message: string, options?: AdkErrorOptions) {
-    super('MODEL_NOT_FOUND', message, options);
+  constructor(
+    message: string,
+    options?: AdkErrorOptions & { code?: 'MODEL_NOT_FOUND' | 'PROVIDER_NOT_REGISTERED' },
+  ) {
+    super(options?.code ?? 'MODEL_NOT_FOUND', message, options);
+  }
+}
+
+/**
+ * A model name that an `@adk/models-*` package serves, but whose provider is not registered
+ * (`PROVIDER_NOT_REGISTERED`): the message names the package to install and the function to call.
+ */
+export class ProviderNotRegisteredError extends ModelNotFoundError {
+  /** e.g. '@adk/models-gemini'. */
+  readonly packageName: string;
+  /** e.g. 'registerGemini'. */
+  readonly registerFunction: string;
+
+  constructor(model: string, packageName: string, registerFunction: string, envVars: readonly string[] = []) {
+    const key = envVars.length > 0 ? ` and set ${envVars.map((v) => `\`${v}\``).join(' or ')}` : '';
+    super(
+      `No model provider is registered for "${model}". Install ${packageName} and call ${registerFunction}() before the run${key}, or pass a model object as \`model\`.`,
+      {
+        code: 'PROVIDER_NOT_REGISTERED',
+        details: { model, packageName, registerFunction, envVars: [...envVars] },
+      },
+    );
+    this.packageName = packageName;
+    this.registerFunction = registerFunction;
+  }
+}
+
+/** A provider's API key is neither in its options nor in the environment (`MISSING_API_KEY`). */
+export class MissingApiKeyError extends ConfigError {
+  readonly envVars: readonly string[];
+
+  constructor(message: string, envVars: readonly string[], options?: AdkErrorOptions) {
+    super(message, {
+      ...options,
+      code: 'MISSING_API_KEY',
+      details: { envVars: [...envVars], ...options?.details },
+    });
+    this.envVars = envVars;
   }
 }
 
@@ -174,7 +318,7 @@ export function describeError(error: unknown): string {
 }
 
 /** The stable code of an error, for `event.errorCode`. */
-export function errorCodeOf(error: unknown): string {
+export function errorCodeOf(error: unknown): AdkErrorCode {
   if (isAdkError(error)) return error.code;
   if (error instanceof Error && error.name === 'AbortError') return 'CANCELLED';
   return 'INTERNAL';

@@ -1,4 +1,4 @@
-import { ModelNotFoundError } from '../errors/errors.js';
+import { ModelNotFoundError, ProviderNotRegisteredError } from '../errors/errors.js';
 import type { Llm } from './llm.js';
 
 export interface ModelProvider {
@@ -44,10 +44,13 @@ export class ModelRegistry {
     if (cached) return cached;
     const provider = this.providers.find((p) => p.matches(model));
     if (!provider) {
+      const hint = KNOWN_PROVIDERS.find((p) => p.pattern.test(model));
+      if (hint)
+        throw new ProviderNotRegisteredError(model, hint.packageName, hint.registerFunction, hint.envVars);
       const known = this.providers.map((p) => p.name).join(', ') || 'none';
       throw new ModelNotFoundError(
-        `No model provider is registered for "${model}" (registered: ${known}). Register one, e.g. registerGemini(), or pass a model object.`,
-        { details: { model } },
+        `No model provider serves "${model}" (registered: ${known}). Register one (registerGemini() from @adk/models-gemini, registerClaude() from @adk/models-claude, registerOpenAI() from @adk/models-openai, or registry.register({ name, matches, create })), or pass a model object as \`model\`.`,
+        { details: { model, registered: this.providers.map((p) => p.name) } },
       );
     }
     const llm = provider.create(model);
@@ -55,6 +58,43 @@ export class ModelRegistry {
     return llm;
   }
 }
+
+/**
+ * The model names each provider package serves, so a missing registration names the fix (the
+ * package to install, the function to call, the key to set). Kept in step with the packages'
+ * `*_MODEL_PATTERN`s.
+ */
+const KNOWN_PROVIDERS: readonly {
+  pattern: RegExp;
+  packageName: string;
+  registerFunction: string;
+  envVars: readonly string[];
+}[] = [
+  {
+    pattern: /^(models\/)?(gemini-|gemma-|learnlm-)/,
+    packageName: '@adk/models-gemini',
+    registerFunction: 'registerGemini',
+    envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  },
+  {
+    pattern: /^(claude-|anthropic\/)/,
+    packageName: '@adk/models-claude',
+    registerFunction: 'registerClaude',
+    envVars: ['ANTHROPIC_API_KEY'],
+  },
+  {
+    pattern: /^(gpt-|chatgpt-|o\d|openai\/)/,
+    packageName: '@adk/models-openai',
+    registerFunction: 'registerOpenAI',
+    envVars: ['OPENAI_API_KEY'],
+  },
+  {
+    pattern: /^ollama\//,
+    packageName: '@adk/models-openai',
+    registerFunction: 'registerOpenAI',
+    envVars: [],
+  },
+];
 
 /** The process-wide registry used when a Runner is not given one. */
 export const defaultModelRegistry = new ModelRegistry();

@@ -1,5 +1,6 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
+import { AdkError, type AdkErrorCode, isAdkErrorCode } from '../errors/errors.js';
 import { type Content, contentText, userContent } from '../events/content.js';
 import { type Event, isFinalResponse } from '../events/event.js';
 import { InMemorySessionService } from '../sessions/in-memory-session-service.js';
@@ -12,6 +13,11 @@ export interface RunAgentOptions extends Partial<Omit<RunnerOptions, 'agent'>> {
   runConfig?: RunConfig;
   signal?: AbortSignal;
   stateDelta?: Record<string, unknown>;
+  /**
+   * A run whose last event is an error event rejects with a {@link RunFailedError} (default).
+   * `false` resolves instead, with the error in `result.error`.
+   */
+  rejectOnError?: boolean;
 }
 
 export interface RunAgentResult {
@@ -21,14 +27,16 @@ export interface RunAgentResult {
   text: string;
   /** A workflow's output (the agent is a `Workflow` and it finished). */
   output?: unknown;
-  /** The error of the last error event, if the run ended with one. */
+  /** The error of the last error event (when the run ended with it, only with `rejectOnError: false`). */
   error?: { code: string; message: string };
   session: Session;
 }
 
 /**
  * Runs an agent on one message and collects the result — for scripts and tests. Uses an in-memory
- * session service unless one is given.
+ * session service unless one is given. A configuration error (an unknown model, a provider not
+ * registered, a missing key) throws before the run; a run that ends with an error event rejects
+ * with a {@link RunFailedError} carrying its code.
  */
 export async function runAgent(
   agent: BaseAgent,
@@ -70,16 +78,44 @@ export async function runAgent(
     }
   }
   const session = await sessionService.getSession({ appName: runner.appName, userId, sessionId });
-  return {
+  const result: RunAgentResult = {
     events,
     text,
     ...(output !== undefined ? { output } : {}),
     ...(error ? { error } : {}),
     session: session as Session,
   };
+  // The run failed when it ended with an error event (a branch that failed while the run went on
+  // to an answer leaves `result.error` set and resolves).
+  const last = events.findLast((e) => !e.partial && e.author !== 'user');
+  if (last?.errorCode !== undefined && options.rejectOnError !== false)
+    throw new RunFailedError(last, result);
+  return result;
 }
 
-/** Runs an agent on one message and returns the final text. */
+/**
+ * A run that ended with an error event, as `runAgent`/`runAgentText` reject with it. Its `code` is
+ * the event's `errorCode` when it is one of ours (`CANCELLED`, `API_CALL`, `OUTPUT_SCHEMA`…), else
+ * `MODEL` with the model's own code (e.g. `SAFETY`) in `modelErrorCode`. `result` holds the events
+ * and the session as they were.
+ */
+export class RunFailedError extends AdkError {
+  readonly event: Event;
+  readonly result: RunAgentResult;
+  /** The model's code when it is not an {@link AdkErrorCode} (a finish or block reason). */
+  readonly modelErrorCode: string | undefined;
+
+  constructor(event: Event, result: RunAgentResult) {
+    const raw = event.errorCode ?? 'INTERNAL';
+    const code: AdkErrorCode = isAdkErrorCode(raw) ? raw : 'MODEL';
+    super(code, event.errorMessage ?? raw, { details: { errorCode: raw, author: event.author } });
+    this.event = event;
+    this.result = result;
+    this.modelErrorCode = isAdkErrorCode(raw) ? undefined : raw;
+  }
+}
+
+/** Runs an agent on one message and returns the final text; rejects with the run's typed error. */
 export async function runAgentText(
   agent: BaseAgent,
   message: string | Content,

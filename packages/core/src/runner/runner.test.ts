@@ -377,6 +377,7 @@ describe('Runner with an LlmAgent', () => {
     const result = await runAgent(
       new LlmAgent({ name: 'a', model: bad, outputKey: 'r', outputSchema: z.object({ x: z.number() }) }),
       'hi',
+      { rejectOnError: false },
     );
     expect(result.error?.code).toBe('OUTPUT_SCHEMA');
     expect(result.session.state.r).toBeUndefined();
@@ -403,7 +404,9 @@ describe('Runner with an LlmAgent', () => {
 
   it('a model error becomes an error event; on-model-error callbacks fire and can recover', async () => {
     const failing = () => new ScriptedModel([new Error('upstream 503')]);
-    const failed = await runAgent(new LlmAgent({ name: 'a', model: failing() }), 'hi');
+    const failed = await runAgent(new LlmAgent({ name: 'a', model: failing() }), 'hi', {
+      rejectOnError: false,
+    });
     expect(failed.error).toEqual({ code: 'INTERNAL', message: 'Model call failed: upstream 503' });
 
     const seen: unknown[] = [];
@@ -425,12 +428,12 @@ describe('Runner with an LlmAgent', () => {
     expect(recovered.error).toBeUndefined();
   });
 
-  it('an unresolvable model name is a clear error event', async () => {
-    const result = await runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', {
+  it('an unresolvable model name throws before the run (docs/decisions/0022)', async () => {
+    const run = runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', {
       models: new ModelRegistry(),
     });
-    expect(result.error?.code).toBe('MODEL_NOT_FOUND');
-    expect(result.error?.message).toMatch(/No model provider is registered for "gemini-9-ultra"/);
+    await expect(run).rejects.toMatchObject({ code: 'PROVIDER_NOT_REGISTERED' });
+    await expect(run).rejects.toThrow(/No model provider is registered for "gemini-9-ultra"/);
   });
 
   it('model names resolve through the registry', async () => {
@@ -470,7 +473,10 @@ describe('Runner with an LlmAgent', () => {
     const c2 = new AbortController();
     setTimeout(() => c2.abort(), 20);
     const started = Date.now();
-    const result = await runAgent(new LlmAgent({ name: 'a', model: slowModel }), 'hi', { signal: c2.signal });
+    const result = await runAgent(new LlmAgent({ name: 'a', model: slowModel }), 'hi', {
+      signal: c2.signal,
+      rejectOnError: false,
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.error?.code).toBe('CANCELLED');
   });

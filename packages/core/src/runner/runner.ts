@@ -55,6 +55,7 @@ import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 import { Workflow } from '../workflow/workflow.js';
+import { checkRunConfiguration } from './preflight.js';
 import {
   forkRunnerSession,
   type RewindParams,
@@ -209,12 +210,25 @@ export class Runner {
    * it; stopping early ends it cleanly and cancels it.
    */
   run(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    return this.exclusive(
-      params,
-      (p, tracker) => this.runExclusive(p as RunParams, tracker),
-      undefined,
-      true,
+    return this.checked(() =>
+      this.exclusive(params, (p, tracker) => this.runExclusive(p as RunParams, tracker), undefined, true),
     );
+  }
+
+  /**
+   * Throws a configuration error (an unresolvable model name, a provider that is not registered, a
+   * missing API key) before anything is recorded; `run`, `startRun` and `runLive` call it first.
+   */
+  checkConfiguration(): void {
+    checkRunConfiguration(this.agent, this.models);
+  }
+
+  /** The run's first step is the configuration check: it throws, not an error event. */
+  private async *checked(
+    start: () => AsyncGenerator<Event, void, undefined>,
+  ): AsyncGenerator<Event, void, undefined> {
+    this.checkConfiguration();
+    yield* start();
   }
 
   /**
@@ -222,6 +236,7 @@ export class Runner {
    * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
+    if (this.execution === 'local' && !params.recover) this.checkConfiguration();
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
     if (local) void drain(this.runs.execute(params, this.runBody, record, true));
@@ -357,7 +372,7 @@ export class Runner {
    */
   runLive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
     const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
-    return this.exclusive(common, () => this.runLiveExclusive(params));
+    return this.checked(() => this.exclusive(common, () => this.runLiveExclusive(params)));
   }
 
   /**
