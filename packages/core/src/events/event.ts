@@ -1,3 +1,4 @@
+import type { AdkErrorCode } from '../errors/errors.js';
 import type { Transcription } from '../models/llm-connection.js';
 import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
@@ -65,6 +66,36 @@ export type NodeInfo = {
   messageAsOutput?: boolean;
 };
 
+/**
+ * Codes a model reports for an answer it withheld or could not give (finish and block reasons of
+ * Gemini, Claude's and OpenAI's refusals). Vendors add reasons over time: an unknown one is carried
+ * as it came.
+ */
+export type ModelErrorCode =
+  | 'MAX_TOKENS'
+  | 'SAFETY'
+  | 'RECITATION'
+  | 'LANGUAGE'
+  | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT'
+  | 'SPII'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'REFUSAL'
+  | 'IMAGE_SAFETY'
+  | 'IMAGE_PROHIBITED_CONTENT'
+  | 'IMAGE_RECITATION'
+  | 'IMAGE_OTHER'
+  | 'NO_IMAGE'
+  | 'UNEXPECTED_TOOL_CALL'
+  | 'TOO_MANY_TOOL_CALLS'
+  | 'MISSING_THOUGHT_SIGNATURE'
+  | 'OTHER'
+  | 'BLOCK_REASON_UNSPECIFIED'
+  | 'FINISH_REASON_UNSPECIFIED';
+
+/** `event.errorCode`: one of ours, or the model's own. */
+export type EventErrorCode = AdkErrorCode | ModelErrorCode;
+
 export type Event = {
   id: string;
   invocationId: string;
@@ -78,7 +109,8 @@ export type Event = {
   turnComplete?: boolean;
   interrupted?: boolean;
   finishReason?: string;
-  errorCode?: string;
+  /** Ours (an {@link AdkErrorCode}: narrow with `isAdkErrorCode`) or the model's own ({@link ModelErrorCode}). */
+  errorCode?: EventErrorCode;
   errorMessage?: string;
   usageMetadata?: UsageMetadata;
   groundingMetadata?: unknown;

@@ -1,5 +1,5 @@
 import type { Content } from '../events/content.js';
-import type { UsageMetadata } from '../events/event.js';
+import type { EventErrorCode, UsageMetadata } from '../events/event.js';
 import type { ModelCapabilities } from './capabilities.js';
 import type {
   ConnectOptions,
@@ -114,7 +114,7 @@ export interface LlmResponse extends LiveResponseFields {
   interrupted?: boolean;
   finishReason?: FinishReason;
   usageMetadata?: UsageMetadata;
-  errorCode?: string;
+  errorCode?: EventErrorCode;
   errorMessage?: string;
   groundingMetadata?: unknown;
   citationMetadata?: unknown;
