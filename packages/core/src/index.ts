@@ -18,6 +18,7 @@ export { authorizationUri, createPkce, type OAuthEndpoints, oauthEndpoints } fro
 export * from './errors/errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
+export * from './events/narrowing.js';
 export * from './events/schemas.js';
 export {
   DYNAMIC_INSTRUCTION_PREAMBLE,
@@ -63,6 +64,7 @@ export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';
 export * from './sessions/state.js';
 export * from './sessions/time-travel.js';
+export * from './sessions/typed-state.js';
 export * from './sessions/visible-events.js';
 export { GenAi, type TraceContext } from './telemetry/tracing.js';
 export * from './tools/agent-tool.js';
