@@ -28,6 +28,8 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   staticInstruction?: string;
   tools?: ToolUnion[];
   generateConfig?: GenerateConfig;
+  /** @google/adk's name for `generateConfig` (used when `generateConfig` is not given). */
+  generateContentConfig?: GenerateConfig;
   /** Store the final response text (or parsed output) in state under this key. */
   outputKey?: string;
   /**
@@ -79,7 +81,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.staticInstruction = options.staticInstruction;
     this.globalInstruction = options.globalInstruction;
     this.tools = options.tools ?? [];
-    this.generateConfig = options.generateConfig;
+    this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;
     this.includeContents = options.includeContents ?? 'default';

@@ -215,6 +215,11 @@ export class Runner {
     );
   }
 
+  /** @google/adk's name for {@link Runner.run}. */
+  runAsync(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    return this.run(params);
+  }
+
   /**
    * Throws a configuration error (an unresolvable model name, a provider that is not registered, a
    * missing API key) before anything is recorded; `run`, `startRun` and `runLive` call it first.

@@ -164,7 +164,11 @@ export class InMemorySessionService implements SessionService {
     return this.view(stored, events.slice());
   }
 
-  async appendEvent(session: Session, event: Event): Promise<Event> {
+  /** Also `appendEvent({ session, event })`, as @google/adk calls it. */
+  async appendEvent(session: Session | { session: Session; event: Event }, event?: Event): Promise<Event> {
+    if (event === undefined && 'session' in session) return this.appendEvent(session.session, session.event);
+    if (event === undefined || 'session' in session)
+      throw new ValidationError('appendEvent(session, event): no event');
     if (event.partial) return event;
     const stored = this.find(session.appName, session.userId, session.id);
     if (!stored)
