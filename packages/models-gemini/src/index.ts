@@ -2,5 +2,5 @@ export type { GeminiContextCacheOptions } from './context-cache.js';
 export { Gemini, type GeminiOptions, type VertexAiOptions } from './gemini.js';
 export type { LiveApiVersion } from './live/endpoint.js';
 export { LiveProtocolError } from './live/errors.js';
-export { GEMINI_MODEL_PATTERN, registerGemini } from './register.js';
+export { GEMINI_MODEL_PATTERN, type RegisterGeminiOptions, registerGemini } from './register.js';
 export { toGeminiParameters, toGeminiSchema } from './schema.js';

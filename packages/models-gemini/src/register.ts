@@ -4,17 +4,36 @@ import { Gemini, type GeminiOptions } from './gemini.js';
 /** Model names this provider serves: `gemini-…`, `gemma-…`, `models/gemini-…`, `learnlm-…`. */
 export const GEMINI_MODEL_PATTERN = /^(models\/)?(gemini-|gemma-|learnlm-)/;
 
+/** `registerGemini` options: the provider's options, and the registry to register in (default: the process-wide one). */
+export type RegisterGeminiOptions = GeminiOptions & { registry?: ModelRegistry };
+
 /**
  * Registers the Gemini provider so model names like 'gemini-2.5-flash' resolve to {@link Gemini}
  * models built with `options`. Returns the registry.
  */
+export function registerGemini(options?: RegisterGeminiOptions): ModelRegistry;
+/** @deprecated Pass one options object: `registerGemini({ registry, ...options })`. */
+export function registerGemini(registry: ModelRegistry, options?: GeminiOptions): ModelRegistry;
 export function registerGemini(
-  registry: ModelRegistry = defaultModelRegistry,
-  options: GeminiOptions = {},
+  first: RegisterGeminiOptions | ModelRegistry = {},
+  second: GeminiOptions = {},
 ): ModelRegistry {
+  const { registry = defaultModelRegistry, ...options }: RegisterGeminiOptions = isRegistry(first)
+    ? { ...second, registry: first }
+    : first;
   return registry.register({
     name: 'gemini',
     matches: (model) => GEMINI_MODEL_PATTERN.test(model),
     create: (model) => new Gemini(model, options),
   });
+}
+
+/** A registry (the old positional form) rather than options: it has `register` and `resolve`. */
+function isRegistry(value: unknown): value is ModelRegistry {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ModelRegistry).register === 'function' &&
+    typeof (value as ModelRegistry).resolve === 'function'
+  );
 }
