@@ -127,6 +127,8 @@ export interface RunLiveParams {
   /** Live settings (modalities, speech, transcription, VAD, resumption, reconnects). */
   runConfig?: RunConfig;
   /** Ends the session cleanly (no error event): the connection closes and running tools abort. */
+  signal?: AbortSignal;
+  /** @deprecated The same as `signal` (the name every other API uses); `signal` wins when both are given. */
   abortSignal?: AbortSignal;
   /** Resume a server-side session (e.g. `latestResumptionHandle(session)`); no history is sent. */
   resumptionHandle?: string;
@@ -370,13 +372,17 @@ export class Runner {
   /**
    * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
    * agent's model connection and every response is yielded as an event as it arrives. It ends when
-   * the queue is closed, `abortSignal` aborts, the caller stops iterating, or the model ends the
+   * the queue is closed, `signal` aborts, the caller stops iterating, or the model ends the
    * session. Events that are partial or carry inline audio/video are yielded but not stored; user
    * text, finished transcriptions, tool calls and responses, resumption handles and errors are
    * committed before they are yielded (docs/architecture.md §4.6).
    */
   runLive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
-    const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
+    const common = {
+      userId: params.userId,
+      sessionId: params.sessionId,
+      signal: params.signal ?? params.abortSignal,
+    };
     return this.checked(() => this.exclusive(common, () => this.runLiveExclusive(params)));
   }
 
@@ -606,9 +612,10 @@ export class Runner {
     await this.pluginManager.init();
     const session = await this.loadSession(params);
     const controller = new AbortController();
-    const onAbort = () => controller.abort(params.abortSignal?.reason);
-    if (params.abortSignal?.aborted) onAbort();
-    else params.abortSignal?.addEventListener('abort', onAbort, { once: true });
+    const liveSignal = params.signal ?? params.abortSignal;
+    const onAbort = () => controller.abort(liveSignal?.reason);
+    if (liveSignal?.aborted) onAbort();
+    else liveSignal?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     let afterRunDone = false;
     const invocationId = params.invocationId ?? `e-${newId()}`;
@@ -676,7 +683,7 @@ export class Runner {
         }
       }
     } finally {
-      params.abortSignal?.removeEventListener('abort', onAbort);
+      liveSignal?.removeEventListener('abort', onAbort);
       controller.abort(RUN_ENDED);
       if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
       endSpan(trace, failure);

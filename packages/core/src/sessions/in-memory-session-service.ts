@@ -13,6 +13,7 @@ import {
   type Session,
   type SessionKey,
   type SessionService,
+  type StorageCallOptions,
   type StoreForkParams,
 } from './session.js';
 import { mergeState, splitStateDelta } from './state.js';
@@ -50,6 +51,7 @@ export class InMemorySessionService implements SessionService {
   private readonly userState = new Map<string, Record<string, unknown>>();
 
   async createSession(params: CreateSessionParams): Promise<Session> {
+    params.signal?.throwIfAborted();
     const sessionId = params.sessionId ?? newId();
     if (!sessionId.trim()) throw new ValidationError('sessionId must not be empty');
     const k = key(params.appName, params.userId, sessionId);
@@ -83,6 +85,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async getSession(params: GetSessionParams): Promise<Session | undefined> {
+    params.signal?.throwIfAborted();
     const stored = this.find(params.appName, params.userId, params.sessionId);
     if (!stored) return undefined;
     let events = stored.events;
@@ -102,6 +105,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
+    params.signal?.throwIfAborted();
     const all: StoredSession[] = [];
     for (const s of this.sessions.values()) {
       if (s.appName === params.appName && (params.userId === undefined || s.userId === params.userId))
@@ -118,7 +122,8 @@ export class InMemorySessionService implements SessionService {
     };
   }
 
-  async deleteSession(params: SessionKey): Promise<void> {
+  async deleteSession(params: SessionKey & StorageCallOptions): Promise<void> {
+    params.signal?.throwIfAborted();
     this.sessions.delete(key(params.appName, params.userId, params.sessionId));
     this.byApp.get(params.appName)?.get(params.userId)?.delete(params.sessionId);
   }
@@ -165,7 +170,12 @@ export class InMemorySessionService implements SessionService {
   }
 
   /** Also `appendEvent({ session, event })`, as @google/adk calls it. */
-  async appendEvent(session: Session | { session: Session; event: Event }, event?: Event): Promise<Event> {
+  async appendEvent(
+    session: Session | { session: Session; event: Event },
+    event?: Event,
+    options?: StorageCallOptions,
+  ): Promise<Event> {
+    options?.signal?.throwIfAborted();
     if (event === undefined && 'session' in session) return this.appendEvent(session.session, session.event);
     if (event === undefined || 'session' in session)
       throw new ValidationError('appendEvent(session, event): no event');

@@ -54,6 +54,8 @@ export class NodeContext {
   /** 1 for the first attempt, 2 for the first retry, … */
   readonly attemptCount: number;
   /** Fires when the node times out, a sibling fails, or the run is cancelled. */
+  readonly signal: AbortSignal;
+  /** @deprecated The same as `signal`. */
   readonly abortSignal: AbortSignal;
   /** Replies to this node's questions, by interrupt id (set when it runs again on resume). */
   readonly resumeInputs: Record<string, unknown>;
@@ -86,6 +88,7 @@ export class NodeContext {
     this.workflowName = init.workflowName;
     this.attemptCount = init.attemptCount;
     this.abortSignal = init.abortSignal;
+    this.signal = init.abortSignal;
     this.resumeInputs = init.resumeInputs;
     this.runtime = init.runtime;
     this.replay = init.replay;
