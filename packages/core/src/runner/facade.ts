@@ -4,6 +4,7 @@ import type { RunConfig } from '../agents/run-config.js';
 import { AdkError, type AdkErrorCode, isAdkErrorCode } from '../errors/errors.js';
 import { type Content, contentText, userContent } from '../events/content.js';
 import { type Event, isFinalResponse } from '../events/event.js';
+import { guardrailTrippedFrom } from '../guardrails/guardrail.js';
 import { InMemorySessionService } from '../sessions/in-memory-session-service.js';
 import type { Session } from '../sessions/session.js';
 import type { StateSchema } from '../sessions/typed-state.js';
@@ -126,7 +127,7 @@ export async function runAgent<A extends BaseAgent>(
   // to an answer leaves `result.error` set and resolves).
   const last = events.findLast((e) => !e.partial && e.author !== 'user');
   if (last?.errorCode !== undefined && options.rejectOnError !== false)
-    throw new RunFailedError(last, result);
+    throw guardrailTrippedFrom(last) ?? new RunFailedError(last, result);
   return result;
 }
 
@@ -152,11 +153,18 @@ export class RunFailedError extends AdkError {
   }
 }
 
-/** Runs an agent on one message and returns the final text; rejects with the run's typed error. */
+/**
+ * Runs an agent on one message and returns the final text; rejects with the run's typed error
+ * (`RunFailedError`), or throws `GuardrailTripped` when a guardrail stopped it.
+ */
 export async function runAgentText(
   agent: BaseAgent,
   message: string | Content,
   options?: RunAgentOptions,
 ): Promise<string> {
-  return (await runAgent(agent, message, options)).text;
+  const result = await runAgent(agent, message, options);
+  // A tripwire is not an answer: library users get the typed error.
+  const tripped = result.events.map(guardrailTrippedFrom).find((e) => e !== undefined);
+  if (tripped) throw tripped;
+  return result.text;
 }
