@@ -41,12 +41,20 @@ export type AdkErrorCode =
   | 'WORKFLOW_VALIDATION'
   | 'RESUME_FAILED'
   | 'UPSTREAM'
+  | 'GUARDRAIL_TRIPPED'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
   | 'MCP_CONNECTION'
   | 'MCP_REQUEST'
   | 'MCP_TIMEOUT'
+  // @adk/environments, @adk/skills
+  | 'ENVIRONMENT_CLOSED'
+  | 'ENVIRONMENT_UNAVAILABLE'
+  | 'WORKSPACE_PATH'
+  | 'SKILL_FORMAT'
+  | 'SKILL_NOT_FOUND'
+  | 'TOO_MANY_ACTIVE_SKILLS'
   // @adk/openapi
   | 'OPENAPI_SPEC'
   // @adk/a2a (A2aError: `A2A_<type>`)
@@ -125,10 +133,17 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'WORKFLOW_VALIDATION',
   'RESUME_FAILED',
   'UPSTREAM',
+  'GUARDRAIL_TRIPPED',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',
   'MCP_TIMEOUT',
+  'ENVIRONMENT_CLOSED',
+  'ENVIRONMENT_UNAVAILABLE',
+  'WORKSPACE_PATH',
+  'SKILL_FORMAT',
+  'SKILL_NOT_FOUND',
+  'TOO_MANY_ACTIVE_SKILLS',
   'OPENAPI_SPEC',
   'A2A_TASK_NOT_FOUND',
   'A2A_TASK_NOT_CANCELABLE',
