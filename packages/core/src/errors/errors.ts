@@ -55,6 +55,9 @@ export type AdkErrorCode =
   | 'SKILL_FORMAT'
   | 'SKILL_NOT_FOUND'
   | 'TOO_MANY_ACTIVE_SKILLS'
+  // @adk/plugins
+  | 'MODEL_FALLBACK_EXHAUSTED'
+  | 'RATE_LIMITED'
   // @adk/openapi
   | 'OPENAPI_SPEC'
   // @adk/a2a (A2aError: `A2A_<type>`)
@@ -75,6 +78,9 @@ export type AdkErrorCode =
   | 'A2A_UNAUTHENTICATED'
   | 'A2A_PERMISSION_DENIED'
   | 'A2A_PAYLOAD_TOO_LARGE'
+  | 'A2A_TASK_FAILED'
+  | 'A2A_TASK_CANCELED'
+  | 'A2A_TASK_REJECTED'
   // @adk/server
   | 'UNAUTHORIZED'
   | 'PAYLOAD_TOO_LARGE'
@@ -144,6 +150,8 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'SKILL_FORMAT',
   'SKILL_NOT_FOUND',
   'TOO_MANY_ACTIVE_SKILLS',
+  'MODEL_FALLBACK_EXHAUSTED',
+  'RATE_LIMITED',
   'OPENAPI_SPEC',
   'A2A_TASK_NOT_FOUND',
   'A2A_TASK_NOT_CANCELABLE',
@@ -167,6 +175,9 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE',
   'SHUTTING_DOWN',
   'NOT_READY',
+  'A2A_TASK_FAILED',
+  'A2A_TASK_CANCELED',
+  'A2A_TASK_REJECTED',
   'AGENT_CONFIG',
   'CONFORMANCE_FILE',
   'BAD_REQUEST',
