@@ -1,4 +1,4 @@
-import type { FinishReason, LlmResponse, Part, UsageMetadata } from '@adk/core';
+import type { FinishReason, LlmResponse, ModelErrorCode, Part, UsageMetadata } from '@adk/core';
 import { tryParseJson } from '@adk/core';
 import { reasoningSignature } from './convert-request.js';
 import { MCP_APPROVAL_TOOL } from './mcp-approval.js';
@@ -123,7 +123,8 @@ export class ResponsesAccumulator {
     const status = this.response?.status ?? undefined;
     const reason = this.response?.incomplete_details?.reason ?? undefined;
     if (this.error) {
-      response.errorCode = this.error.code;
+      // The vendor's own code, carried as it came.
+      response.errorCode = this.error.code as ModelErrorCode;
       response.errorMessage = `OpenAI Responses API: ${this.error.message}`;
       response.finishReason = 'OTHER';
     } else if (refusal) {
