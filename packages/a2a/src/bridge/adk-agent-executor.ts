@@ -133,7 +133,8 @@ export class AdkAgentExecutor implements AgentExecutor {
       else if (event.nodeInfo) {
         yield working(event);
         const info = event.nodeInfo;
-        if (!info.path.includes('/') && info.outputFor?.includes(info.path)) workflowOutput = event;
+        // The workflow's output rides on its terminal node's event (docs/architecture.md §5.4).
+        if (info.outputFor?.some((path) => !path.includes('/'))) workflowOutput = event;
       }
     }
 
