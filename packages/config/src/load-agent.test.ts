@@ -233,7 +233,7 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
       thinking: { includeThoughts: true, effort: 'high' },
       labels: { team: 'core' },
       providerOptions: {
-        safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+        gemini: { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
       },
     });
     expect(agent.tools[0]).toBe(exitLoopTool);

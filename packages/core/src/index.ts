@@ -38,12 +38,31 @@ export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
 export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
 export * from './flow/transfer.js';
+export {
+  GUARDRAILS_METADATA_KEY,
+  type Guardrail,
+  type GuardrailFinding,
+  type GuardrailPlugin,
+  type GuardrailPluginOptions,
+  type GuardrailPoint,
+  type GuardrailRecord,
+  type GuardrailResult,
+  type GuardrailStreaming,
+  type GuardrailSubject,
+  GuardrailTripped,
+  guardrailPlugin,
+  guardrailTrippedFrom,
+  isGuardrailPlugin,
+  isGuardrailTripped,
+  RETRACT_METADATA_KEY,
+} from './guardrails/guardrail.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
+export * from './models/provider-options.js';
 export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';

@@ -69,6 +69,13 @@ describe('apps, health, version', () => {
       description: 'A helpful assistant with tools',
       language: 'typescript',
       isComputerUse: false,
+      // Ours: the protocols the app is served over (ADK's clients ignore the extra field).
+      protocols: {
+        adk: '/run_sse',
+        a2a: '/a2a/assistant',
+        'ai-sdk': '/apps/assistant/chat',
+        'ag-ui': '/apps/assistant/ag-ui',
+      },
     });
     const info = await json<{ agents: Record<string, unknown> }>('GET', '/apps/pipeline/app-info');
     expect(Object.keys(info.agents)).toEqual(['pipeline', 'writer', 'reviewer']);
