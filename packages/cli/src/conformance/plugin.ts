@@ -360,7 +360,10 @@ export class ReplayModel implements Llm {
   }
 }
 
-/** A registry provider that gives every model name the replay model. */
+/** The registry name of {@link replayModelProvider}. */
+export const REPLAY_PROVIDER_NAME = 'adk-conformance-replay';
+
+/** A registry provider that gives every model name the replay model (register it in the `override` tier). */
 export function replayModelProvider(model: ReplayModel): ModelProvider {
-  return { name: 'adk-conformance-replay', matches: () => true, create: () => model };
+  return { name: REPLAY_PROVIDER_NAME, matches: () => true, create: () => model };
 }

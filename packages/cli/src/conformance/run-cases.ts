@@ -328,7 +328,8 @@ async function startServer(
   const plugin = new ConformancePlugin({ requestComparison });
   registerModelsFromEnv(defaultModelRegistry);
   const provider = mode === 'replay' ? replayModelProvider(new ReplayModel(plugin)) : undefined;
-  if (provider) defaultModelRegistry.register(provider);
+  // In front of every provider, the ones apps register when they load included.
+  if (provider) defaultModelRegistry.register(provider, { tier: 'override' });
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const warnings: string[] = [];
   const server = await createAdkServer({
