@@ -1,19 +1,20 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  AfterModelArgs,
-  AfterToolArgs,
-  BeforeModelArgs,
-  BeforeToolArgs,
-  Event,
-  GenerateOptions,
-  Llm,
-  LlmRequest,
-  LlmResponse,
-  ModelProvider,
-  Plugin,
-  RunHookArgs,
+import {
+  type AfterModelArgs,
+  type AfterToolArgs,
+  AgentTool,
+  type BeforeModelArgs,
+  type BeforeToolArgs,
+  type Event,
+  type GenerateOptions,
+  type Llm,
+  type LlmRequest,
+  type LlmResponse,
+  type ModelProvider,
+  type Plugin,
+  type RunHookArgs,
 } from '@adk/core';
 import { describeDifference } from './diff.js';
 import { ReplayMismatchError, ReplaySetupError } from './errors.js';
@@ -101,8 +102,9 @@ export interface ConformancePluginOptions {
  * the requests were made, appended to the case's `generated-recordings[-sse].yaml` when the
  * top-level invocation ends. Replay: each tool call is checked (name and arguments) against the
  * next one recorded for its agent and answered with the recorded result (the tool still runs, for
- * its side effects); model calls go to {@link ReplayModel}. Mismatches are kept per case folder
- * for {@link ConformancePlugin.takeFailures}.
+ * its side effects, except an `AgentTool`, whose agent is not run, as in adk-python's replay);
+ * model calls go to {@link ReplayModel}. Mismatches are kept per case folder for
+ * {@link ConformancePlugin.takeFailures}.
  */
 export class ConformancePlugin implements Plugin {
   readonly name = 'adk_conformance';
@@ -239,7 +241,7 @@ export class ConformancePlugin implements Plugin {
     return undefined;
   }
 
-  async beforeTool({ tool, args, context }: BeforeToolArgs): Promise<undefined> {
+  async beforeTool({ tool, args, context }: BeforeToolArgs): Promise<Record<string, unknown> | undefined> {
     const current = this.byInvocation.get(context.invocationId);
     if (!current) return undefined;
     const agentName = context.agentName;
@@ -281,6 +283,10 @@ export class ConformancePlugin implements Plugin {
     }
     const response = expected.tool_response?.response;
     if (isPlainObject(response)) current.toolResponses.set(context.functionCallId, response);
+    // As adk-python's replay: an agent tool is answered from the recording without running its
+    // agent (whose model calls were recorded, and are not replayed); other tools run for their
+    // side effects and their result is replaced in afterTool.
+    if (tool instanceof AgentTool && isPlainObject(response)) return structuredClone(response);
     return undefined;
   }
 
