@@ -185,12 +185,17 @@ export async function serve(
  * not part of a replayed run goes to the model the name had before.
  */
 async function conformanceServing(): Promise<ConformancePlugin> {
-  const { ConformancePlugin, REPLAY_PROVIDER_NAME, ReplayModel, replayModelProvider } = await import(
-    '../conformance/plugin.js'
-  );
+  const {
+    ConformancePlugin,
+    REPLAY_PROVIDER_NAME,
+    ReplayModel,
+    capabilitiesBeneathReplay,
+    replayModelProvider,
+  } = await import('../conformance/plugin.js');
   const plugin = new ConformancePlugin();
   const provider = replayModelProvider(
     new ReplayModel(plugin, (name) => defaultModelRegistry.resolve(name, { except: [REPLAY_PROVIDER_NAME] })),
+    capabilitiesBeneathReplay(defaultModelRegistry),
   );
   // In front of every provider, the ones apps register when they load included.
   defaultModelRegistry.register(provider, { tier: 'override' });

@@ -12,7 +12,9 @@ import {
   type Llm,
   type LlmRequest,
   type LlmResponse,
+  type ModelCapabilities,
   type ModelProvider,
+  type ModelRegistry,
   type Plugin,
   type RunHookArgs,
 } from '@adk/core';
@@ -369,7 +371,40 @@ export class ReplayModel implements Llm {
 /** The registry name of {@link replayModelProvider}. */
 export const REPLAY_PROVIDER_NAME = 'adk-conformance-replay';
 
-/** A registry provider that gives every model name the replay model (register it in the `override` tier). */
-export function replayModelProvider(model: ReplayModel): ModelProvider {
-  return { name: REPLAY_PROVIDER_NAME, matches: () => true, create: () => model };
+/**
+ * A registry provider that gives every model name the replay model (register it in the `override`
+ * tier). With `capabilitiesOf`, the model a name gets reports the capabilities of the model it
+ * stands in for, so the flow builds the requests it built when the case was recorded (e.g.
+ * `set_model_response` or not).
+ */
+export function replayModelProvider(
+  model: ReplayModel,
+  capabilitiesOf?: (name: string) => ModelCapabilities | undefined,
+): ModelProvider {
+  return {
+    name: REPLAY_PROVIDER_NAME,
+    matches: () => true,
+    create: (name) => {
+      const capabilities = capabilitiesOf?.(name);
+      if (!capabilities) return model;
+      return {
+        model: model.model,
+        capabilities,
+        generate: (request, options) => model.generate(request, options),
+      } satisfies Llm;
+    },
+  };
+}
+
+/** The capabilities a name has in `registry` beneath the replay model (none when nothing serves it). */
+export function capabilitiesBeneathReplay(
+  registry: ModelRegistry,
+): (name: string) => ModelCapabilities | undefined {
+  return (name) => {
+    try {
+      return registry.resolve(name, { except: [REPLAY_PROVIDER_NAME] }).capabilities;
+    } catch {
+      return undefined;
+    }
+  };
 }
