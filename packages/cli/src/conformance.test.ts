@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,6 +200,30 @@ describe('adk conformance test replays as adk-python replays', () => {
 });
 
 describe('adk conformance record', () => {
+  it('records a failed tool call with its error response, and replays it', async () => {
+    const agents = fileURLToPath(new URL('./__fixtures__/conformance-agents', import.meta.url));
+    const tests = join(work, 'failing-tool', 'tests');
+    await mkdir(join(tests, 'tools', 'fails'), { recursive: true });
+    await writeFile(
+      join(tests, 'tools', 'fails', 'spec.yaml'),
+      'description: A tool call fails.\nagent: failing_tool_app\nuser_messages:\n  - text: What is the weather forecast in Paris?\n',
+    );
+    const recorded = await runCli(['conformance', 'record', agents, tests], { timeoutMs: 90_000 });
+    expect(recorded.stdout).toContain('1 case runs: 1 recorded, 0 failed, 0 skipped');
+    const recordings = parse(
+      await readFile(join(tests, 'tools', 'fails', 'generated-recordings.yaml'), 'utf8'),
+    );
+    const tool = recordings.recordings.find((r: { tool_recording?: unknown }) => r.tool_recording);
+    expect(tool.tool_recording.tool_response).toMatchObject({
+      name: 'get_weather',
+      response: { error: 'Tool "get_weather" failed: the weather service is down' },
+    });
+    const replayed = await runCli(['conformance', 'test', agents, tests, '--streaming-mode', 'none'], {
+      timeoutMs: 90_000,
+    });
+    expect(replayed.stdout).toContain('1 case runs: 1 passed, 0 failed, 0 skipped');
+  }, 200_000);
+
   it('writes recordings and a session that replay, with adk-python field names only', async () => {
     const copy = await copyOf('record', ['transfer_app'], ['transfer/to_peer']);
     const dir = join(copy.tests, 'transfer/to_peer');

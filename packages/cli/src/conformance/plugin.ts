@@ -197,7 +197,24 @@ export class ConformancePlugin implements Plugin {
 
   async onEvent({ context, event }: RunHookArgs & { event: Event }): Promise<undefined> {
     const current = this.byInvocation.get(context.invocationId);
-    if (current?.mode !== 'record' || !event.partial) return undefined;
+    if (current?.mode !== 'record') return undefined;
+    if (!event.partial) {
+      // A call that failed (invalid arguments, a throw) never reaches afterTool: its error
+      // response is recorded from the function-response event that carries it.
+      for (const part of event.content?.parts ?? []) {
+        const answer = part.functionResponse;
+        const pending = answer && current.pendingTool.get(answer.id);
+        if (!answer || !pending?.recording.tool_recording) continue;
+        current.pendingTool.delete(answer.id);
+        pending.recording.tool_recording.tool_response = {
+          id: answer.id,
+          name: answer.name,
+          response: structuredClone(answer.response),
+        };
+        pending.complete = true;
+      }
+      return undefined;
+    }
     const pending = current.pendingLlm.get(event.author);
     if (pending && event.content)
       pending.responses.push(toAdkResponse({ content: event.content, partial: true }));
