@@ -42,6 +42,9 @@ function chatAgent(): LlmAgent {
         const del = /delete (\S+)/i.exec(text);
         if (del) return functionCallResponse('delete_file', { path: del[1] });
         if (/story/i.test(text)) return STORY;
+        const paint = /paint (\w+)/i.exec(text);
+        if (paint && request.tools?.some((t) => t.name === 'change_background'))
+          return functionCallResponse('change_background', { color: paint[1] });
         return `You said: ${text}. Nice to meet you!`;
       },
     }),
@@ -69,6 +72,16 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
+/** The built pages under `/web-chat/`. */
+async function staticFiles(request: Request): Promise<Response | undefined> {
+  const path = new URL(request.url).pathname.replace(/^\/web-chat\/?/, '') || 'index.html';
+  const file = join(dist, path);
+  if (!file.startsWith(dist) || !existsSync(file)) return undefined;
+  return new Response(readFileSync(file), {
+    headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
+  });
+}
+
 describe.skipIf(!existsSync(CHROMIUM))('web-chat (useChat) in Chromium against @adk/server', () => {
   let listener: ListeningAdkServer;
   let browser: Browser;
@@ -81,17 +94,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web-chat (useChat) in Chromium against @
       sessionService: new InMemorySessionService(),
       a2a: false,
       tracing: false,
-      ui: {
-        basePath: '/web-chat',
-        fetch: async (request) => {
-          const path = new URL(request.url).pathname.replace(/^\/web-chat\/?/, '') || 'index.html';
-          const file = join(dist, path);
-          if (!file.startsWith(dist) || !existsSync(file)) return undefined;
-          return new Response(readFileSync(file), {
-            headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
-          });
-        },
-      },
+      ui: { basePath: '/web-chat', fetch: staticFiles },
     });
     listener = await listenAdkServer(server, { port: 0 });
     base = `${listener.url}/web-chat/?app=assistant`;
@@ -188,3 +191,87 @@ describe.skipIf(!existsSync(CHROMIUM))('web-chat (useChat) in Chromium against @
     await page.close();
   });
 });
+
+describe.skipIf(!existsSync(CHROMIUM))(
+  'web-chat AG-UI page (HttpAgent) in Chromium against @adk/server',
+  () => {
+    let listener: ListeningAdkServer;
+    let browser: Browser;
+    let base: string;
+
+    beforeAll(async () => {
+      if (!existsSync(join(dist, 'ag-ui.html')))
+        await build({ configFile: join(root, 'ui', 'vite.config.ts'), logLevel: 'warn' });
+      const server = await createAdkServer({
+        apps: { assistant: chatAgent() },
+        sessionService: new InMemorySessionService(),
+        a2a: false,
+        tracing: false,
+        ui: { basePath: '/web-chat', fetch: staticFiles },
+      });
+      listener = await listenAdkServer(server, { port: 0 });
+      base = `${listener.url}/web-chat/ag-ui.html?app=assistant`;
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await listener?.close();
+    });
+
+    async function open(): Promise<Page> {
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.getByLabel('message', { exact: true }).waitFor();
+      return page;
+    }
+
+    async function send(page: Page, text: string): Promise<void> {
+      await page.getByLabel('message', { exact: true }).fill(text);
+      await page.getByRole('button', { name: 'Send' }).click();
+    }
+
+    it('streams the answer, named after its agent', async () => {
+      const page = await open();
+      await send(page, 'hello');
+      const answer = page.getByLabel('assistant message');
+      await expect
+        .poll(async () => answer.textContent(), { timeout: 20_000 })
+        .toContain('You said: hello. Nice to meet you!');
+      expect(await answer.locator('.author').textContent()).toBe('assistant');
+      await expect.poll(async () => page.getByLabel('status').textContent()).toBe('ready');
+      await page.close();
+    });
+
+    it('a frontend tool runs in the page, and its result goes back to the agent', async () => {
+      const page = await open();
+      await send(page, 'paint pink');
+      await expect
+        .poll(async () => page.getByLabel('chat page').getAttribute('style'), { timeout: 20_000 })
+        .toContain('background: pink');
+      await expect
+        .poll(async () => (await page.getByLabel('assistant message').allTextContents()).join(' '), {
+          timeout: 20_000,
+        })
+        .toContain('Done: {"ok":true,"color":"pink"}');
+      await page.close();
+    });
+
+    it('an approval is an interrupt; approving resumes the run', async () => {
+      const page = await open();
+      await send(page, 'delete draft.txt');
+      const approve = page.getByRole('button', { name: 'Approve' });
+      await approve.waitFor({ timeout: 20_000 });
+      await approve.click();
+      await expect
+        .poll(async () => (await page.getByLabel('assistant message').allTextContents()).join(' '), {
+          timeout: 20_000,
+        })
+        .toContain('Done: {"deleted":"draft.txt"}');
+      expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+      await page.close();
+    });
+  },
+);

@@ -15,6 +15,13 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // Two pages: useChat (index.html) and AG-UI's HttpAgent (ag-ui.html).
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        agUi: fileURLToPath(new URL('ag-ui.html', import.meta.url)),
+      },
+    },
   },
   server: {
     proxy: Object.fromEntries(
