@@ -149,7 +149,7 @@ export function AgUiApp() {
           </button>
         </section>
       ))}
-      {Object.keys(state).length > 0 && <pre aria-label="state">{JSON.stringify(state)}</pre>}
+      {Object.keys(state).length > 0 && <output aria-label="state">{JSON.stringify(state)}</output>}
       {error && <p className="error">{error}</p>}
       <form
         onSubmit={(event) => {
