@@ -26,7 +26,11 @@ export const frontends: Scenario = {
     const rounds = config.quick ? 1 : 2;
     let running: RunningWorker<{ url: string }>;
     try {
-      running = await startWorker<{ url: string }>('server-adk.ts', { store: 'memory', dataDir: '' }, 180_000);
+      running = await startWorker<{ url: string }>(
+        'server-adk.ts',
+        { store: 'memory', dataDir: '' },
+        180_000,
+      );
     } catch (error) {
       if (error instanceof SkipSignal) report.skipped.push(`@adk/server: ${error.message}`);
       else report.notes.push(`**Error** starting @adk/server: ${summarizeError(error)}`);
@@ -42,7 +46,9 @@ export const frontends: Scenario = {
         );
         if (outcome.kind !== 'result') throw new Error(`${mode}: the load generator gave no result`);
         if (outcome.value.errors > 0)
-          throw new Error(`${mode}: ${outcome.value.errors} failed turns; first: ${outcome.value.firstError}`);
+          throw new Error(
+            `${mode}: ${outcome.value.errors} failed turns; first: ${outcome.value.firstError}`,
+          );
         return outcome.value;
       };
       for (const mode of ['run_sse', 'chat', 'ag-ui'] as const) await load(mode, `warm-${mode}`, 1);

@@ -91,7 +91,11 @@ async function main(): Promise<void> {
                     forwardedProps: { userId: 'bench-user' },
                     messages: [{ id: `m${turn}`, role: 'user', content: text0 }],
                   };
-            ({ status, text } = await postJson(new URL(`/apps/bench/${mode}`, base), agent, JSON.stringify(body)));
+            ({ status, text } = await postJson(
+              new URL(`/apps/bench/${mode}`, base),
+              agent,
+              JSON.stringify(body),
+            ));
             const chunks = text
               .split('\n\n')
               .filter((f) => f.startsWith('data: {'))
