@@ -221,6 +221,21 @@ describe('/run and /run_sse', () => {
     expect(answer).toBe('Result of get_weather: {"city":"Paris","forecast":"sunny"}');
   });
 
+  it("/run_sse events and the session JSON carry the model response's fields under ADK's names", async () => {
+    const id = await newSession();
+    const { events } = await readSse(await runSse(id, 'metadata please'));
+    const expected = {
+      modelVersion: 'gemini-2.5-flash-001',
+      avgLogprobs: -0.125,
+      logprobsResult: { chosenCandidates: [{ token: 'with', logProbability: -0.125 }] },
+      cacheMetadata: { cacheName: 'cachedContents/1' },
+      citationMetadata: { citations: [{ startIndex: 0, endIndex: 4 }] },
+    };
+    expect(events.at(-1)).toMatchObject(expected);
+    const session = await json<{ events: Record<string, unknown>[] }>('GET', `${sessions}/${id}`);
+    expect(session.events.at(-1)).toMatchObject(expected);
+  });
+
   it('/run_sse streams partial token chunks when streaming is true', async () => {
     const id = await newSession();
     const response = await runSse(id, 'stream me', { streaming: true });

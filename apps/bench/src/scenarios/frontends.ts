@@ -13,12 +13,12 @@ const LABELS: Record<Mode, string> = {
 };
 
 /**
- * 15. The front-end protocol routes against `/run_sse` on the same server and app: the same turns
+ * 16. The front-end protocol routes against `/run_sse` on the same server and app: the same turns
  * through each, so the ratio is the protocols' own cost (translation, SSE framing, request mapping).
  */
 export const frontends: Scenario = {
   id: 'frontends',
-  title: '15. Front-end protocols (/chat, /ag-ui) vs /run_sse',
+  title: '16. Front-end protocols (/chat, /ag-ui) vs /run_sse',
   async run(config) {
     const report = newReport(this.id, this.title);
     const sessions = config.quick ? 5 : 50;
@@ -99,7 +99,7 @@ export const frontends: Scenario = {
         target: '≥ 0.9×',
         measured: fmtRatio(ratio),
         pass: Number.isFinite(ratio) ? ratio >= 0.9 : undefined,
-        ratio: { value: ratio, target: 0.9, chartLabel: `15 ${mode} ÷ run_sse` },
+        ratio: { value: ratio, target: 0.9, chartLabel: `16 ${mode} ÷ run_sse` },
       });
     }
     report.skipped.push(
