@@ -31,9 +31,10 @@ function agentCalling(steps: Parameters<typeof functionCallsResponse>[0][]) {
 }
 
 beforeAll(async () => {
-  // Opens the session (and starts the server) once for the file.
+  // Opens the session (and starts the server) once for the file. Starting the server's Node process
+  // takes seconds on a loaded machine.
   await toolset.listTools();
-});
+}, 120_000);
 
 afterAll(async () => {
   await toolset.close();
