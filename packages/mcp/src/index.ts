@@ -16,6 +16,7 @@ export {
 export { loadMcpPrompt, mcpPromptInstruction } from './client/load-prompt.js';
 export { type McpCallPredicate, type McpProgress, McpTool } from './client/mcp-tool.js';
 export { McpToolset, type McpToolsetOptions } from './client/mcp-toolset.js';
+export type { McpSamplingPolicy } from './client/sampling.js';
 export { McpConnectionError, McpRequestError, McpTimeoutError } from './errors.js';
 export {
   type McpAgentServer,

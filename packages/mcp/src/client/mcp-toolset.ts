@@ -6,6 +6,7 @@ import { McpSession } from './mcp-session.js';
 import { type McpCallPredicate, type McpProgress, McpTool } from './mcp-tool.js';
 import { ListResourcesTool, ReadResourceTool } from './resource-tools.js';
 import { mediaAttacher } from './result-mapping.js';
+import { type McpSamplingPolicy, registerSampling } from './sampling.js';
 
 export interface McpToolsetOptions {
   /** How to reach the server: a spawned process (stdio), Streamable HTTP, or legacy SSE. */
@@ -39,6 +40,8 @@ export interface McpToolsetOptions {
   elicitation?: boolean;
   /** Answers elicitations in code; return undefined to leave one to the user. */
   elicitationHandler?: McpElicitationHandler;
+  /** Lets the server ask a model (`sampling/createMessage`); off unless given. */
+  sampling?: McpSamplingPolicy;
 }
 
 /**
@@ -72,7 +75,13 @@ export class McpToolset extends BaseToolset {
       onDisconnect: () => {
         this.listing = undefined;
       },
-      capabilities: options.elicitation === false ? {} : { elicitation: { form: {}, url: {} } },
+      capabilities: {
+        ...(options.elicitation === false ? {} : { elicitation: { form: {}, url: {} } }),
+        ...(options.sampling ? { sampling: {} } : {}),
+      },
+      ...(options.sampling
+        ? { onClient: (client) => registerSampling(client, options.sampling as McpSamplingPolicy, this.name) }
+        : {}),
     });
   }
 
