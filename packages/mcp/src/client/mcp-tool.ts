@@ -19,6 +19,7 @@ import {
 } from './elicitation.js';
 import type { Elicitor, McpSession } from './mcp-session.js';
 import { type McpCallResult, toFunctionResponse } from './result-mapping.js';
+import { MCP_TASK_STATE_PREFIX, type McpTaskRecord, startTask } from './tasks.js';
 
 /** A progress notification of a running MCP tool call. */
 export interface McpProgress {
@@ -50,6 +51,8 @@ export interface McpToolCallOptions {
   attachMedia: (request: LlmRequest) => void;
   /** Answers elicitations in code; those it leaves (undefined) pause the run for the user. */
   elicitationHandler?: McpElicitationHandler | undefined;
+  /** Run the tool as an MCP task (task-augmented call): a long-running call whose result comes later. */
+  task?: { ttlMs: number } | undefined;
 }
 
 /** The MCP error a server answers with when the user must first complete a URL flow. */
@@ -69,7 +72,11 @@ export class McpTool extends BaseTool {
     private readonly session: McpSession,
     private readonly options: McpToolCallOptions,
   ) {
-    super({ name, description: tool.description ?? tool.title ?? tool.name });
+    super({
+      name,
+      description: tool.description ?? tool.title ?? tool.name,
+      isLongRunning: options.task !== undefined,
+    });
     this.mcpName = tool.name;
     this.inputSchema = tool.inputSchema as JsonSchema;
     this.annotations = tool.annotations;
@@ -86,7 +93,11 @@ export class McpTool extends BaseTool {
     return rule(this.mcpName, args, context);
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+  async run(
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (this.options.task) return this.runAsTask(args, context, this.options.task.ttlMs);
     const { timeoutMs, elicitationHandler } = this.options;
     const signal = context.signal;
     const onProgress = this.progressReporter(context);
@@ -136,6 +147,35 @@ export class McpTool extends BaseTool {
     }
     if (question) return this.pause(context, { question, answers: answers.slice(0, asked) });
     return toFunctionResponse(result as McpCallResult);
+  }
+
+  /**
+   * Starts the call as an MCP task and records it in the call's event (the task id is in the log):
+   * no response yet, so the invocation pauses until `McpToolset.resumeTasks` delivers the result.
+   */
+  private async runAsTask(
+    args: Record<string, unknown>,
+    context: ToolContext,
+    ttlMs: number,
+  ): Promise<undefined> {
+    const taskId = await startTask(
+      this.session,
+      this.mcpName,
+      args,
+      ttlMs,
+      this.options.timeoutMs,
+      context.signal,
+    );
+    const record: McpTaskRecord = {
+      server: this.session.name,
+      tool: this.name,
+      mcpTool: this.mcpName,
+      taskId,
+      functionCallId: context.functionCallId,
+      ...(this.session.sessionId ? { mcpSessionId: this.session.sessionId } : {}),
+    };
+    context.state.set(`${MCP_TASK_STATE_PREFIX}${context.functionCallId}`, record);
+    return undefined;
   }
 
   /** Asks the user through the one pause mechanism: a confirmation whose payload is the elicitation. */
