@@ -80,7 +80,15 @@ export class McpTool extends BaseTool {
     this.mcpName = tool.name;
     this.inputSchema = tool.inputSchema as JsonSchema;
     this.annotations = tool.annotations;
+    // MCP Apps: `_meta.ui.resourceUri` (and the older flat `ui/resourceUri` key).
+    const meta = (tool._meta ?? {}) as Record<string, unknown>;
+    const ui = meta.ui as { resourceUri?: unknown } | undefined;
+    const uri = ui?.resourceUri ?? meta['ui/resourceUri'];
+    this.uiResourceUri = typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
   }
+
+  /** The tool's MCP Apps view (`ui://…`), if it has one. */
+  readonly uiResourceUri: string | undefined;
 
   declaration(): FunctionDeclaration {
     return { name: this.name, description: this.description, parameters: this.inputSchema };
@@ -146,7 +154,48 @@ export class McpTool extends BaseTool {
       question = urlQuestion;
     }
     if (question) return this.pause(context, { question, answers: answers.slice(0, asked) });
-    return toFunctionResponse(result as McpCallResult);
+    const response = toFunctionResponse(result as McpCallResult);
+    if (this.uiResourceUri && !(result as McpCallResult).isError) {
+      const app = await this.saveUiResource(this.uiResourceUri, context);
+      if (app) response.mcpApp = app;
+    }
+    return response;
+  }
+
+  /**
+   * MCP Apps: the tool's `ui://` view is read from the server and saved as an artifact of the
+   * session (HTML with its MIME type), so the dev UI and other clients can render it next to the
+   * result; the response names it.
+   */
+  private async saveUiResource(
+    uri: string,
+    context: ToolContext,
+  ): Promise<{ resourceUri: string; artifact: string; version: number; mimeType: string } | undefined> {
+    const read = await this.session
+      .request(`resources/read "${uri}"`, (client, own) =>
+        client.readResource({ uri }, { timeout: this.options.timeoutMs, ...(own ? { signal: own } : {}) }),
+      )
+      .catch(() => undefined);
+    const content = read?.contents.find((c) => c.uri === uri) ?? read?.contents[0];
+    if (!content || !context.invocationContext.artifactService) return undefined;
+    const mimeType = content.mimeType ?? 'text/html;profile=mcp-app';
+    const data =
+      'text' in content && typeof content.text === 'string'
+        ? Buffer.from(content.text, 'utf8').toString('base64')
+        : 'blob' in content && typeof content.blob === 'string'
+          ? content.blob
+          : undefined;
+    if (data === undefined) return undefined;
+    const artifact = `mcp-app_${this.session.name}_${uri.slice('ui://'.length)}`.replace(
+      /[^A-Za-z0-9._-]/g,
+      '_',
+    );
+    const version = await context.saveArtifact(
+      artifact,
+      { inlineData: { mimeType, data } },
+      { mcpAppResourceUri: uri },
+    );
+    return { resourceUri: uri, artifact, version, mimeType };
   }
 
   /**
