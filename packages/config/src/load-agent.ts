@@ -1010,7 +1010,8 @@ function generateConfigFrom(raw: Record<string, unknown>, source: YamlSource): G
       );
     }
   }
-  if (Object.keys(providerOptions).length > 0) out.providerOptions = providerOptions;
+  // Safety settings are Gemini's: under its namespace, other vendors never see them.
+  if (Object.keys(providerOptions).length > 0) out.providerOptions = { gemini: providerOptions };
   return out as GenerateConfig;
 }
 
