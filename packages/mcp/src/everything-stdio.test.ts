@@ -57,9 +57,10 @@ describe('McpToolset over stdio (server-everything)', () => {
       expect.arrayContaining(['echo', 'get-tiny-image', 'list_resources', 'read_resource']),
     );
     // A tool that only runs as an MCP task (registered after initialization, announced with
-    // notifications/tools/list_changed) is not offered: plain tools/call cannot run it.
+    // notifications/tools/list_changed) is offered as a long-running tool (see tasks.test.ts).
     expect(definitions.map((d) => d.name)).toContain('simulate-research-query');
-    expect(tools.map((t) => t.name)).not.toContain('simulate-research-query');
+    const research = tools.find((t) => t.name === 'simulate-research-query');
+    expect(research?.isLongRunning).toBe(true);
   });
 
   it('filters tools by name or predicate, and prefixes their names', async () => {
