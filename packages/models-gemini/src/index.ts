@@ -1,5 +1,6 @@
 export { geminiCapabilities, geminiVersion } from './capabilities.js';
 export type { GeminiContextCacheOptions } from './context-cache.js';
+export { GeminiEmbedder, type GeminiEmbedderOptions } from './embedder.js';
 export { Gemini, type GeminiOptions, type VertexAiOptions } from './gemini.js';
 export type { LiveApiVersion } from './live/endpoint.js';
 export { LiveProtocolError } from './live/errors.js';

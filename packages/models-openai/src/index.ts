@@ -1,5 +1,6 @@
 export { openaiChatCapabilities } from './capabilities.js';
 export { FINISH_REASONS } from './convert-response.js';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedder.js';
 export { LiveProtocolError } from './live/errors.js';
 export { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
 export { OpenAIResponses, type OpenAIResponsesOptions } from './openai-responses.js';
