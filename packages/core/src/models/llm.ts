@@ -124,6 +124,12 @@ export interface LlmResponse extends LiveResponseFields {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   modelVersion?: string;
+  /** The vendor's average log probability of the candidate (Gemini `avgLogprobs`). */
+  avgLogprobs?: number;
+  /** Log probabilities of the chosen and top candidate tokens (Gemini `logprobsResult`). */
+  logprobsResult?: unknown;
+  /** What the vendor's context cache served (ADK's `cacheMetadata`). */
+  cacheMetadata?: unknown;
 }
 
 export interface GenerateOptions {
