@@ -6,6 +6,7 @@ export { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
 export { OpenAIResponses, type OpenAIResponsesOptions } from './openai-responses.js';
 export type { OpenAIProviderOptions } from './provider-options.js';
 export { OPENAI_MODEL_PATTERN, type RegisterOpenAIOptions, registerOpenAI } from './register.js';
+export { type ResponsesCompactionOptions, responsesCompaction } from './responses/compaction.js';
 export { REASONING_SIGNATURE_PREFIX } from './responses/convert-request.js';
 export {
   codeInterpreter,
