@@ -202,7 +202,7 @@ describe('GeminiInteractions', () => {
       ]
     `);
     expect(second?.store).toBe(false);
-    expect((third?.input as unknown[]).length).toBe(6);
+    expect((third?.input as unknown[] | undefined)?.length).toBe(6);
     expect(third).not.toHaveProperty('previous_interaction_id');
   });
 

@@ -41,8 +41,8 @@ describe('responsesCompaction', () => {
       '/v1/responses/compact',
       '/v1/responses',
     ]);
-    expect((server.requests[1]?.body as { model: string }).model).toBe('gpt-5-mini');
-    expect((server.requests[2]?.body as { input: unknown }).input).toMatchInlineSnapshot(`
+    expect((server.requests[1]?.body as { model: string } | undefined)?.model).toBe('gpt-5-mini');
+    expect((server.requests[2]?.body as { input: unknown } | undefined)?.input).toMatchInlineSnapshot(`
       [
         {
           "content": [
