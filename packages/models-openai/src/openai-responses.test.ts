@@ -498,6 +498,24 @@ describe('OpenAIResponses hosted tools', () => {
       }),
     );
     const final = events.filter((e) => !e.partial).at(-1);
+    // url_citation annotations become citationMetadata, offsets into the response text.
+    expect(final?.citationMetadata).toEqual({
+      citations: [
+        {
+          startIndex: 15,
+          endIndex: 49,
+          uri: 'https://example.org/lyon-garden',
+          title: 'Lyon garden reopens',
+          source: {
+            type: 'url_citation',
+            start_index: 15,
+            end_index: 49,
+            url: 'https://example.org/lyon-garden',
+            title: 'Lyon garden reopens',
+          },
+        },
+      ],
+    });
     expect(final?.content?.parts).toMatchInlineSnapshot(`
       [
         {
