@@ -384,11 +384,10 @@ describe('Claude citations', () => {
         ],
       }
     `);
-    const metadata = final?.citationMetadata as
-      | { citations: { startIndex: number; endIndex: number }[] }
-      | undefined;
-    const citations = metadata?.citations ?? [];
-    expect(citations.map((c) => text?.slice(c.startIndex, c.endIndex))).toEqual([
+    const citations = (
+      final?.citationMetadata as { citations: { startIndex: number; endIndex: number }[] } | undefined
+    )?.citations;
+    expect(citations?.map((c) => text?.slice(c.startIndex, c.endIndex))).toEqual([
       'the grass is green',
       'the sky is blue',
     ]);
