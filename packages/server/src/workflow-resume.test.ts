@@ -105,5 +105,5 @@ describe('a workflow over /run_sse', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 150_000); // two server starts on PGlite: tens of seconds on a loaded machine
 });
