@@ -9,6 +9,7 @@ import { a2a } from './scenarios/a2a.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
 import { devUiScenario } from './scenarios/dev-ui.js';
+import { frontends } from './scenarios/frontends.js';
 import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
@@ -38,6 +39,7 @@ export const scenarios: Scenario[] = [
   workflowScenario,
   timeTravel,
   sandboxScenario,
+  frontends,
 ];
 
 export interface BenchOptions {

@@ -69,8 +69,8 @@ const SETUP = `import { ModelRegistry } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
 const script = JSON.parse(process.env.ADK_DOC_SCRIPT ?? '[]');
 const register = ModelRegistry.prototype.register;
-ModelRegistry.prototype.register = function (provider) {
-  return register.call(this, { ...provider, create: (model) => new ScriptedModel({ model, script: [...script] }) });
+ModelRegistry.prototype.register = function (provider, ...rest) {
+  return register.call(this, { ...provider, create: (model) => new ScriptedModel({ model, script: [...script] }) }, ...rest);
 };
 `;
 

@@ -9,6 +9,7 @@ import {
   InMemoryMemoryService,
   LlmAgent,
   type LlmRequest,
+  type Session,
 } from '@adk/core';
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -162,7 +163,9 @@ describe.each([
         },
       });
 
-      const session = await (await fetch(`${server.url}/apps/guarded/users/u1/sessions/s1`)).json();
+      const session = (await (
+        await fetch(`${server.url}/apps/guarded/users/u1/sessions/s1`)
+      ).json()) as Session;
       expect(JSON.stringify(session)).not.toMatch(CARD_RE);
       expect(JSON.stringify(session)).not.toMatch(/ignore previous/i);
       await memory.addSessionToMemory(session);

@@ -42,6 +42,7 @@ export type AdkErrorCode =
   | 'RESUME_FAILED'
   | 'UPSTREAM'
   | 'GUARDRAIL_TRIPPED'
+  | 'MAX_TOOL_ROUNDS_EXCEEDED'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
@@ -140,6 +141,7 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'RESUME_FAILED',
   'UPSTREAM',
   'GUARDRAIL_TRIPPED',
+  'MAX_TOOL_ROUNDS_EXCEEDED',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',

@@ -96,8 +96,9 @@ export async function runAgent<A extends BaseAgent>(
     if (e.author !== 'user' && !e.partial && isFinalResponse(e) && e.content) text = contentText(e.content);
     if (e.errorCode) error = { code: e.errorCode, message: e.errorMessage ?? e.errorCode };
     const info = e.nodeInfo;
-    // The record of the workflow's own run (`name@n`, no parent path) carries its output.
-    if (info && !info.path.includes('/') && info.outputFor?.includes(info.path) && e.output !== undefined) {
+    // The event that carries the output of the workflow's own run (`name@n`, no parent path): its
+    // terminal node's (docs/architecture.md §5.4).
+    if (info?.outputFor?.some((path) => !path.includes('/')) && e.output !== undefined) {
       output = e.output;
       text = typeof output === 'string' ? output : JSON.stringify(output);
     }

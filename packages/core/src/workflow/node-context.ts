@@ -70,6 +70,11 @@ export class NodeContext {
   outputFor: string[] = [];
   /** @internal a child run gave this node its output */
   outputDelegated = false;
+  /**
+   * @internal a graph's terminal node gave this workflow its output: that node's event lists this
+   * path in `outputFor`, and the workflow records no output event of its own (ADK 2.x)
+   */
+  outputFromTerminal = false;
   private outputValue: unknown;
   /** @internal */
   readonly runtime: NodeRuntime;

@@ -247,7 +247,8 @@ export class Workflow extends BaseAgent {
         emit,
         replay,
         runtime,
-        outputFor: [],
+        // A terminal node's output is the workflow's too: its event says so for both (ADK 2.x).
+        outputFor: this.graph.isTerminal(t.node.name) ? [nctx.path, ...nctx.outputFor] : [],
       })
         .catch((error: unknown): RunOutcome => ({ status: 'failed', error }))
         .then((outcome) => {
@@ -342,6 +343,7 @@ export class Workflow extends BaseAgent {
       );
     }
     const output = terminal[0]?.output;
+    if (output !== undefined) nctx.outputFromTerminal = true;
     if (output !== undefined && this.outputSchema) {
       const checked = this.outputSchema.safeParse(output);
       if (!checked.success) {
