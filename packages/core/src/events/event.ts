@@ -96,6 +96,8 @@ export type ModelErrorCode =
   | 'TOO_MANY_TOOL_CALLS'
   | 'MISSING_THOUGHT_SIGNATURE'
   | 'OTHER'
+  /** The AI SDK adapter: the wrapped model reported an error. */
+  | 'MODEL_ERROR'
   | 'BLOCK_REASON_UNSPECIFIED'
   | 'FINISH_REASON_UNSPECIFIED';
 
