@@ -98,6 +98,9 @@ export type ModelErrorCode =
   | 'OTHER'
   /** The AI SDK adapter: the wrapped model reported an error. */
   | 'MODEL_ERROR'
+  /** Gemini's Interactions API: the interaction ended failed or cancelled. */
+  | 'INTERACTION_FAILED'
+  | 'INTERACTION_CANCELLED'
   | 'BLOCK_REASON_UNSPECIFIED'
   | 'FINISH_REASON_UNSPECIFIED';
 

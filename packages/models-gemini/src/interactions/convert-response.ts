@@ -1,4 +1,4 @@
-import type { LlmResponse, Part, UsageMetadata } from '@adk/core';
+import type { LlmResponse, ModelErrorCode, Part, UsageMetadata } from '@adk/core';
 import { tryParseJson } from '@adk/core';
 import type { InteractionEvent, InteractionObject, InteractionStep, InteractionUsage } from './wire.js';
 
@@ -109,7 +109,8 @@ export class InteractionAccumulator {
     if (parts.length > 0) response.content = { role: 'model', parts };
     const status = this.interaction?.status;
     if (this.error) {
-      response.errorCode = this.error.code;
+      // The vendor's own code, carried as it came.
+      response.errorCode = this.error.code as ModelErrorCode;
       response.errorMessage = `Gemini Interactions API: ${this.error.message}`;
       response.finishReason = 'OTHER';
     } else if (status === 'failed' || status === 'cancelled') {
