@@ -22,7 +22,7 @@ export interface ModelCapabilities {
 }
 
 /** Safe defaults for a model whose provider declares nothing. */
-export const DEFAULT_MODEL_CAPABILITIES: Readonly<Required<ModelCapabilities>> = Object.freeze({
+export const DEFAULT_MODEL_CAPABILITIES: Readonly<Required<ModelCapabilities>> = /* @__PURE__ */ Object.freeze({
   responseSchemaWithTools: false,
   thinking: 'none',
   parallelToolCalls: true,
