@@ -101,3 +101,6 @@ export function assertSafeArtifactName(filename: string): void {
     );
   }
 }
+
+/** Default size limit of the file and SQL artifact stores. */
+export const DEFAULT_MAX_ARTIFACT_BYTES = 32 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import type { AuthCredential, AuthScheme } from './auth-credential.js';
 import { utf8ToBase64 } from '../utils/bytes.js';
+import type { AuthCredential, AuthScheme } from './auth-credential.js';
 import { AuthError } from './auth-error.js';
 
 /** Where a credential goes in an HTTP request. */

@@ -1,3 +1,4 @@
+import { randomBase64Url } from '../utils/bytes.js';
 import {
   type AuthConfig,
   type AuthCredential,
@@ -8,7 +9,6 @@ import {
   redactAuthConfig,
   redactCredential,
 } from './auth-credential.js';
-import { randomBase64Url } from '../utils/bytes.js';
 import { AuthError } from './auth-error.js';
 import type { CredentialScope, CredentialService } from './credential-service.js';
 import {

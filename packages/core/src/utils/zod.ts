@@ -1,8 +1,9 @@
 // zod is a peer dependency, but @adk/core does not load it at import time (it costs more than
 // the rest of the package). It is loaded on first use: by `loadZod()` (the Runner calls it before a
 // run, so the same ESM instance as the application's is used), or synchronously on demand.
-import { nodeBuiltin } from './runtime.js';
+
 import type * as Zod from 'zod';
+import { nodeBuiltin } from './runtime.js';
 
 export type ZodModule = typeof Zod;
 
