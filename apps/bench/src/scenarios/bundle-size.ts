@@ -81,7 +81,11 @@ async function bundle(
 ): Promise<{ ok: true; minified: number; gzip: number } | { error: string }> {
   try {
     const result = await build({
-      stdin: { contents: `export { ${names.join(', ')} } from ${JSON.stringify(entry)};`, loader: 'js' },
+      stdin: {
+        contents: `export { ${names.join(', ')} } from ${JSON.stringify(entry)};`,
+        loader: 'js',
+        resolveDir: dirname(entry),
+      },
       bundle: true,
       minify: true,
       write: false,

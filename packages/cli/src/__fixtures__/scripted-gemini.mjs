@@ -8,6 +8,8 @@ const model = new ScriptedModel({
   model: 'gemini-2.5-flash',
   script: [functionCallResponse('price_of', { item: 'coffee' }), 'Coffee costs 4 euros.'],
   chunkSize: 3,
+  // A pause between chunks, so that the test sees them arrive as separate writes.
+  delayMs: 30,
 });
 defaultModelRegistry.register({
   name: 'gemini',
