@@ -186,7 +186,9 @@ const steps = jobs[job];
 for (let i = 0; i < steps.length; i++) {
   const step = steps[i];
   const isLast = i === steps.length - 1;
-  log(`step ${i + 1}/${steps.length}: ${step.label ?? (Array.isArray(step) ? `pnpm ${step.join(' ')}` : `node ${step.node.join(' ')}`)}`);
+  log(
+    `step ${i + 1}/${steps.length}: ${step.label ?? (Array.isArray(step) ? `pnpm ${step.join(' ')}` : `node ${step.node.join(' ')}`)}`,
+  );
   if (step.pnpm) status = pnpm(isLast ? [...step.pnpm, ...extra] : step.pnpm);
   else if (!Array.isArray(step)) {
     // A Node program of the workspace, run directly (with the job's extra arguments when last).
