@@ -16,6 +16,7 @@ import { memory } from './scenarios/memory.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
+import { sandboxScenario } from './scenarios/sandbox.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
@@ -37,6 +38,7 @@ export const scenarios: Scenario[] = [
   runsAtScale,
   workflowScenario,
   timeTravel,
+  sandboxScenario,
   bundleSize,
 ];
 

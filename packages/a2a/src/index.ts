@@ -2,6 +2,7 @@ export * from './agent/define-agent.js';
 export {
   ADK_AUTHOR_KEY,
   ADK_ERROR_CODE_KEY,
+  ADK_GUARDRAILS_KEY,
   ADK_NODE_INFO_KEY,
   ADK_OUTPUT_KEY,
   ADK_ROUTE_KEY,

@@ -92,6 +92,7 @@ export function checkAgentConfig(text: string, options: CheckAgentConfigOptions)
     } else if (tool.name === 'ExampleTool') code(args.examples, [...at, 'args', 'examples']);
     else if (tool.name === 'OpenAPIToolset' || tool.name === 'OpenApiToolset')
       relativePath(args.spec_path, [...at, 'args', 'spec_path']);
+    else if (tool.name === 'SkillToolset') relativePath(args.skills_dir, [...at, 'args', 'skills_dir']);
     else if (!tool.name.startsWith('google.adk.')) code(tool.name, [...at, 'name']);
   }
   if (record.agent_class === 'Workflow' && Array.isArray(record.edges)) {

@@ -154,6 +154,10 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
     expect(tools[9]).toBeInstanceOf(LongRunningFunctionTool);
     expect(tools[9]?.isLongRunning).toBe(true);
     expect(tools[9]?.declaration()?.name).toBe('start_approval');
+    // ADK's note on long-running tools, as the code class adds it.
+    expect(tools[9]?.declaration()?.description).toBe(
+      `${tools[9]?.description}\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.`,
+    );
     expect(tools[10]).toBeInstanceOf(ExampleTool);
     expect((tools[10] as ExampleTool).examples[0]?.output[0]?.parts[0]?.functionCall?.name).toBe(
       'get_weather',
@@ -229,7 +233,7 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
       thinking: { includeThoughts: true, effort: 'high' },
       labels: { team: 'core' },
       providerOptions: {
-        safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+        gemini: { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
       },
     });
     expect(agent.tools[0]).toBe(exitLoopTool);
@@ -355,9 +359,25 @@ describe('loadAgentFromConfig: every field of the fixture app', () => {
     });
     const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('hi') }));
     const text = events.at(-1)?.content?.parts[0]?.text ?? '';
-    expect(text).toContain('Be brief.');
-    expect(text).toContain('[user] ping');
-    expect(text).toContain('[model] pong');
+    expect(text.startsWith('Be brief.')).toBe(true);
+    expect(
+      text.endsWith(
+        '\n\n<EXAMPLES>\nBegin few-shot\nThe following are examples of user queries and model responses using the available tools.\n\n' +
+          'EXAMPLE 1:\nBegin example\n[user]\nping\n[model]\npong\nEnd example\n\nEnd few-shot\n<EXAMPLES>',
+      ),
+    ).toBe(true);
+    // As in ADK, only when the user's message begins with text.
+    const image = await collect(
+      runner.run({
+        userId: 'u',
+        sessionId: 's2',
+        newMessage: {
+          role: 'user',
+          parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }, { text: 'hi' }],
+        },
+      }),
+    );
+    expect(image.at(-1)?.content?.parts[0]?.text).not.toContain('<EXAMPLES>');
   });
 
   it('registered names resolve before modules, bare or dotted', async () => {

@@ -649,6 +649,9 @@ class ConfigBuilder {
       case 'OpenApiToolset':
         validateAgainst('OpenAPIToolsetConfig', args ?? {}, source, argsPath);
         return this.openApiToolset(args ?? {}, source, argsPath);
+      case 'SkillToolset':
+        validateAgainst('SkillToolsetConfig', args ?? {}, source, argsPath);
+        return this.skillToolset(args ?? {}, source, argsPath);
       default:
         return this.customTool(config, source, path);
     }
@@ -775,6 +778,57 @@ class ConfigBuilder {
       ...(Array.isArray(args.tool_filter) ? { filter: args.tool_filter as string[] } : {}),
       ...(typeof args.tool_name_prefix === 'string' ? { namePrefix: args.tool_name_prefix } : {}),
       ...(args.headers ? { headers: args.headers as Record<string, string> } : {}),
+    });
+  }
+  /** Agent Skills from a folder beside the YAML; scripts run in the named environment. */
+  private async skillToolset(
+    args: Record<string, unknown>,
+    source: YamlSource,
+    path: YamlPathSegment[],
+  ): Promise<ToolUnion> {
+    const dir = String(args.skills_dir);
+    const target = resolve(dirname(source.file), dir);
+    if (isAbsolute(dir) || !isInside(canonical(this.appRoot), canonical(target))) {
+      throw source.error(
+        [...path, 'skills_dir'],
+        `a path inside the app folder ${this.appRoot}`,
+        describeValue(dir),
+      );
+    }
+    const skills = await optionalPeer<typeof import('@adk/skills')>(
+      '@adk/skills',
+      source,
+      path,
+      'SkillToolset',
+    );
+    let loaded: Awaited<ReturnType<typeof skills.loadSkillsFromDir>>;
+    try {
+      loaded = await skills.loadSkillsFromDir(target);
+    } catch (error) {
+      throw source.error(
+        [...path, 'skills_dir'],
+        'a folder of skills (subfolders with a SKILL.md)',
+        describeError(error),
+        error,
+      );
+    }
+    let environment: import('@adk/environments').BaseEnvironment | undefined;
+    if (args.environment === 'sandbox' || args.environment === 'unsafe_local') {
+      const environments = await optionalPeer<typeof import('@adk/environments')>(
+        '@adk/environments',
+        source,
+        [...path, 'environment'],
+        'SkillToolset',
+      );
+      environment =
+        args.environment === 'sandbox'
+          ? new environments.LocalSandboxEnvironment()
+          : new environments.UnsafeLocalEnvironment();
+    }
+    return new skills.SkillToolset({
+      skills: loaded,
+      ...(environment ? { environment } : {}),
+      ...(typeof args.max_active_skills === 'number' ? { maxActiveSkills: args.max_active_skills } : {}),
     });
   }
 }
@@ -956,7 +1010,8 @@ function generateConfigFrom(raw: Record<string, unknown>, source: YamlSource): G
       );
     }
   }
-  if (Object.keys(providerOptions).length > 0) out.providerOptions = providerOptions;
+  // Safety settings are Gemini's: under its namespace, other vendors never see them.
+  if (Object.keys(providerOptions).length > 0) out.providerOptions = { gemini: providerOptions };
   return out as GenerateConfig;
 }
 

@@ -25,6 +25,7 @@ export const BUILT_IN_TOOL_NAMES = [
   'ExampleTool',
   'McpToolset',
   'OpenAPIToolset',
+  'SkillToolset',
 ] as const;
 
 /**

@@ -20,10 +20,14 @@ export * from './events/event.js';
 export * from './events/schemas.js';
 export {
   DYNAMIC_INSTRUCTION_PREAMBLE,
+  type FewShotExample,
+  fewShotInstruction,
   isDynamicInstructionContent,
   isOtherAgentContext,
+  LONG_RUNNING_NOTE,
   OTHER_AGENT_CONTEXT_PREAMBLE,
   presentOtherAgentTurn,
+  withLongRunningNote,
 } from './flow/adk-prompts.js';
 export { authRequestEvent, pendingAuthResponses } from './flow/auth-request.js';
 export * from './flow/compression.js';
@@ -33,12 +37,31 @@ export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
 export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
 export * from './flow/transfer.js';
+export {
+  GUARDRAILS_METADATA_KEY,
+  type Guardrail,
+  type GuardrailFinding,
+  type GuardrailPlugin,
+  type GuardrailPluginOptions,
+  type GuardrailPoint,
+  type GuardrailRecord,
+  type GuardrailResult,
+  type GuardrailStreaming,
+  type GuardrailSubject,
+  GuardrailTripped,
+  guardrailPlugin,
+  guardrailTrippedFrom,
+  isGuardrailPlugin,
+  isGuardrailTripped,
+  RETRACT_METADATA_KEY,
+} from './guardrails/guardrail.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
+export * from './models/provider-options.js';
 export * from './models/registry.js';
 export * from './plugins/plugin.js';
 export * from './plugins/plugin-manager.js';

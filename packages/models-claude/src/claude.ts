@@ -1,4 +1,4 @@
-import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '@adk/core';
+import type { GenerateOptions, Llm, LlmRequest, LlmResponse, ModelCapabilities } from '@adk/core';
 import {
   ApiCallError,
   clientOptions,
@@ -17,8 +17,15 @@ import {
   type CloudTarget,
   vertexTarget,
 } from './cloud.js';
-import { type CacheControlOptions, toClaudeRequestBody } from './convert-request.js';
+import {
+  type CacheControlOptions,
+  CLAUDE_SERVER_TOOLS,
+  type ClaudeContextEditing,
+  CONTEXT_MANAGEMENT_BETA,
+  toClaudeRequestBody,
+} from './convert-request.js';
 import { ClaudeAccumulator } from './convert-response.js';
+import { claudeCapabilities, claudeModelProfile } from './models.js';
 import { claudeMessageSchema, claudeStreamEventSchema } from './wire.js';
 
 export interface ClaudeOptions extends HttpClientOptions {
@@ -38,6 +45,18 @@ export interface ClaudeOptions extends HttpClientOptions {
   vertex?: boolean | ClaudeVertexOptions;
   /** Claude on Amazon Bedrock, SigV4-signed (`true`: region and credentials from the environment). */
   bedrock?: boolean | ClaudeBedrockOptions;
+  /**
+   * Send documents (PDF and text parts) with citations on; Claude's citations come back as the
+   * response's `citationMetadata`.
+   */
+  citations?: boolean;
+  /**
+   * Context editing on Claude's side (`context_management`: clear old tool results and thinking),
+   * with its beta header. The edits applied come back in `customMetadata.contextManagement`.
+   */
+  contextEditing?: ClaudeContextEditing;
+  /** Overrides what {@link Claude.capabilities} declares for this model family. */
+  capabilities?: ModelCapabilities;
 }
 
 const PACKAGE = '@adk/models-claude';
@@ -63,12 +82,24 @@ export class Claude implements Llm {
     this.options = options;
   }
 
+  /** What this model can do (see `claudeCapabilities`), with `options.capabilities` on top. */
+  get capabilities(): ModelCapabilities {
+    return {
+      ...claudeCapabilities(this.model, Object.keys(CLAUDE_SERVER_TOOLS)),
+      ...this.options.capabilities,
+    };
+  }
+
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const config = request.config;
-    const jsonMode = Boolean(config.responseSchema) && !request.tools?.length;
+    const profile = claudeModelProfile(this.model);
+    const jsonMode = Boolean(config.responseSchema) && !request.tools?.length && !profile.structuredOutputs;
     const body = toClaudeRequestBody(
       { ...request, model: this.model },
       {
+        profile,
+        ...(this.options.citations ? { citations: true } : {}),
+        ...(this.options.contextEditing ? { contextEditing: this.options.contextEditing } : {}),
         maxTokens:
           config.maxOutputTokens ??
           this.options.maxTokens ??
@@ -81,7 +112,10 @@ export class Claude implements Llm {
     const base = (
       loadSetting(this.options.baseURL, ['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com/v1'
     ).replace(/\/+$/, '');
-    const cloud = await this.cloudTarget(body, stream);
+    const betas = [...(this.options.betas ?? [])];
+    if (body.context_management !== undefined && !betas.includes(CONTEXT_MANAGEMENT_BETA))
+      betas.push(CONTEXT_MANAGEMENT_BETA);
+    const cloud = await this.cloudTarget(body, stream, betas);
     const http: HttpRequest = cloud
       ? {
           ...this.transport(),
@@ -102,7 +136,7 @@ export class Claude implements Llm {
               description: 'Anthropic API',
             }),
             'anthropic-version': this.options.anthropicVersion ?? ANTHROPIC_VERSION,
-            ...(this.options.betas?.length ? { 'anthropic-beta': this.options.betas.join(',') } : {}),
+            ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}),
           },
           body,
           ...(options.signal ? { signal: options.signal } : {}),
@@ -141,8 +175,9 @@ export class Claude implements Llm {
   private async cloudTarget(
     body: Record<string, unknown>,
     stream: boolean,
+    betas: string[],
   ): Promise<CloudTarget | undefined> {
-    const { vertex, bedrock, betas } = this.options;
+    const { vertex, bedrock } = this.options;
     if (vertex) return vertexTarget(this.model, vertex === true ? {} : vertex, body, stream, betas);
     if (bedrock) return bedrockTarget(this.model, bedrock === true ? {} : bedrock, body, stream, betas);
     return undefined;

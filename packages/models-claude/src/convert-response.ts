@@ -30,6 +30,22 @@ interface BlockState {
   json: string;
   /** The verbatim content of a server tool result block. */
   content?: unknown;
+  /** Claude citations of a text block (from the block, or streamed as citations_delta). */
+  citations?: Record<string, unknown>[];
+}
+
+/** One citation in `citationMetadata.citations`, with Gemini's offsets into the response text. */
+export interface ClaudeCitation {
+  startIndex: number;
+  endIndex: number;
+  /** Document title or web page title. */
+  title?: string;
+  /** The web page, for web search results. */
+  uri?: string;
+  /** The cited passage. */
+  citedText?: string;
+  /** Claude's citation object as sent (char/page/block location, document index). */
+  source: Record<string, unknown>;
 }
 
 /** Folds a Claude message, or the events of a streamed one, into one aggregated LlmResponse. */
@@ -39,6 +55,7 @@ export class ClaudeAccumulator {
   private usage: ClaudeUsage = {};
   private model: string | undefined;
   private id: string | undefined;
+  private contextManagement: unknown;
   stopped = false;
 
   constructor(private readonly jsonMode: boolean) {}
@@ -48,6 +65,7 @@ export class ClaudeAccumulator {
     this.model = message.model;
     this.stopReason = message.stop_reason ?? undefined;
     if (message.usage) this.usage = message.usage;
+    if (message.context_management) this.contextManagement = message.context_management;
     message.content.forEach((block, index) => {
       this.blocks.set(index, fromBlock(block, true));
     });
@@ -79,10 +97,13 @@ export class ClaudeAccumulator {
         }
         if (delta.type === 'signature_delta') block.signature = (block.signature ?? '') + delta.signature;
         if (delta.type === 'input_json_delta') block.json += delta.partial_json;
+        if (delta.type === 'citations_delta' && isRecord(delta.citation))
+          block.citations = [...(block.citations ?? []), delta.citation];
         return undefined;
       }
       case 'message_delta':
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
+        if (event.context_management) this.contextManagement = event.context_management;
         if (event.usage) {
           for (const [key, value] of Object.entries(event.usage)) {
             if (typeof value === 'number') (this.usage as Record<string, unknown>)[key] = value;
@@ -103,10 +124,16 @@ export class ClaudeAccumulator {
 
   result(): LlmResponse {
     const parts: Part[] = [];
+    const citations: ClaudeCitation[] = [];
+    let offset = 0;
     for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
       const block = this.blocks.get(index) as BlockState;
       const part = this.toPart(block);
       if (part) parts.push(part);
+      if (block.type !== 'text') continue;
+      for (const citation of block.citations ?? [])
+        citations.push(toCitation(citation, offset, offset + block.text.length));
+      offset += block.text.length;
     }
     const response: LlmResponse = { turnComplete: true };
     if (parts.length > 0) response.content = { role: 'model', parts };
@@ -120,7 +147,9 @@ export class ClaudeAccumulator {
     const usage = usageOf(this.usage);
     if (usage) response.usageMetadata = usage;
     if (this.model) response.modelVersion = this.model;
+    if (citations.length > 0) response.citationMetadata = { citations };
     response.customMetadata = {
+      ...(this.contextManagement ? { contextManagement: this.contextManagement } : {}),
       ...(this.id ? { messageId: this.id } : {}),
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
     };
@@ -179,10 +208,31 @@ export class ClaudeAccumulator {
   }
 }
 
+function toCitation(citation: Record<string, unknown>, startIndex: number, endIndex: number): ClaudeCitation {
+  const title = citation.document_title ?? citation.title;
+  return {
+    startIndex,
+    endIndex,
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(typeof citation.url === 'string' ? { uri: citation.url } : {}),
+    ...(typeof citation.cited_text === 'string' ? { citedText: citation.cited_text } : {}),
+    source: citation,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function fromBlock(block: ClaudeContentBlock, complete: boolean): BlockState {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: block.text, json: '' };
+      return {
+        type: 'text',
+        text: block.text,
+        json: '',
+        ...(Array.isArray(block.citations) ? { citations: block.citations.filter(isRecord) } : {}),
+      };
     case 'thinking':
       return {
         type: 'thinking',

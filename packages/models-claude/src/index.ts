@@ -1,5 +1,20 @@
 export { ANTHROPIC_VERSION, Claude, type ClaudeOptions, defaultMaxTokens } from './claude.js';
 export type { ClaudeBedrockOptions, ClaudeVertexOptions } from './cloud.js';
-export { type CacheControlOptions, JSON_TOOL_NAME, REDACTED_THINKING_PREFIX } from './convert-request.js';
-export { FINISH_REASONS } from './convert-response.js';
+export {
+  type CacheControlOptions,
+  type ClaudeContextEditing,
+  CONTEXT_MANAGEMENT_BETA,
+  JSON_TOOL_NAME,
+  REDACTED_THINKING_PREFIX,
+} from './convert-request.js';
+export { type ClaudeCitation, FINISH_REASONS } from './convert-response.js';
+export {
+  CLAUDE_MODEL_PROFILES,
+  type ClaudeEffort,
+  type ClaudeModelProfile,
+  claudeCapabilities,
+  claudeModelId,
+  claudeModelProfile,
+} from './models.js';
+export type { AnthropicProviderOptions } from './provider-options.js';
 export { CLAUDE_MODEL_PATTERN, registerClaude } from './register.js';

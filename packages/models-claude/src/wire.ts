@@ -22,7 +22,7 @@ const schemas = lazyZod((z) => {
   });
 
   const claudeContentBlockSchema = z.discriminatedUnion('type', [
-    z.looseObject({ type: z.literal('text'), text: z.string() }),
+    z.looseObject({ type: z.literal('text'), text: z.string(), citations: z.array(z.unknown()).nullish() }),
     z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
     z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
     z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
@@ -47,6 +47,7 @@ const schemas = lazyZod((z) => {
     stop_reason: z.string().nullish(),
     stop_sequence: z.string().nullish(),
     usage: claudeUsageSchema.optional(),
+    context_management: z.unknown().optional(),
   });
 
   const claudeStreamEventSchema = z.discriminatedUnion('type', [
@@ -71,7 +72,7 @@ const schemas = lazyZod((z) => {
         z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }),
         z.looseObject({ type: z.literal('thinking_delta'), thinking: z.string() }),
         z.looseObject({ type: z.literal('signature_delta'), signature: z.string() }),
-        z.looseObject({ type: z.literal('citations_delta') }),
+        z.looseObject({ type: z.literal('citations_delta'), citation: z.unknown() }),
       ]),
     }),
     z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
@@ -79,6 +80,7 @@ const schemas = lazyZod((z) => {
       type: z.literal('message_delta'),
       delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
       usage: claudeUsageSchema.optional(),
+      context_management: z.unknown().optional(),
     }),
     z.looseObject({ type: z.literal('message_stop') }),
     z.looseObject({ type: z.literal('ping') }),

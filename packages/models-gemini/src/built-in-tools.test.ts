@@ -125,7 +125,7 @@ describe('Gemini built-in tools', () => {
       contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
       tools: [{ name: 'get_time', description: 'Now' }],
       builtInTools: [{ type: 'googleSearch' }],
-      config: { providerOptions: { tools: [{ googleSearchRetrieval: {} }] } },
+      config: { providerOptions: { gemini: { tools: [{ googleSearchRetrieval: {} }] } } },
     };
     await collect(model.generate(request));
     expect(

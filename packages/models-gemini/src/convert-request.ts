@@ -4,6 +4,7 @@ import {
   type GenerateConfig,
   type LlmRequest,
   type Part,
+  providerOptionsFor,
   UnsupportedBuiltInToolError,
 } from '@adk/core';
 import { toGeminiParameters, toGeminiSchema } from './schema.js';
@@ -116,7 +117,7 @@ export function toGeminiRequestBody(
   if (extra.safetySettings?.length) body.safetySettings = extra.safetySettings;
   if (extra.labels && request.config.labels && Object.keys(request.config.labels).length > 0)
     body.labels = request.config.labels;
-  return mergeProviderOptions(body, request.config.providerOptions);
+  return mergeProviderOptions(body, providerOptionsFor(request.config.providerOptions, 'gemini'));
 }
 
 /** The built-in tools Gemini declares (as tool entries next to functionDeclarations). */
@@ -129,7 +130,7 @@ function toGeminiBuiltIn(spec: BuiltInToolSpec): Record<string, unknown> {
 }
 
 /**
- * Vendor fields from `providerOptions`; objects (e.g. generationConfig) are merged one level deep
+ * Vendor fields from `providerOptions.gemini`; objects (e.g. generationConfig) are merged one level deep
  * and `tools` entries are added to ours (never replace the function declarations).
  */
 function mergeProviderOptions(

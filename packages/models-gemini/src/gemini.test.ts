@@ -80,7 +80,7 @@ describe('Gemini request', () => {
           stopSequences: ['END'],
           toolChoice: 'required',
           thinking: { includeThoughts: true, budgetTokens: 1024 },
-          providerOptions: { generationConfig: { candidateCount: 1 } },
+          providerOptions: { gemini: { generationConfig: { candidateCount: 1 } } },
         },
       }),
     );

@@ -1,4 +1,12 @@
-import type { ConnectOptions, GenerateOptions, Llm, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
+import type {
+  ConnectOptions,
+  GenerateOptions,
+  Llm,
+  LlmConnection,
+  LlmRequest,
+  LlmResponse,
+  ModelCapabilities,
+} from '@adk/core';
 import { ConfigError } from '@adk/core';
 import {
   ApiCallError,
@@ -12,6 +20,7 @@ import {
   resolveApiKey,
   userAgent,
 } from '@adk/core/http';
+import { geminiCapabilities } from './capabilities.js';
 import { GeminiContextCache, type GeminiContextCacheOptions } from './context-cache.js';
 import { toGeminiRequestBody } from './convert-request.js';
 import { GeminiAccumulator } from './convert-response.js';
@@ -58,6 +67,8 @@ export interface GeminiOptions extends HttpClientOptions {
    * `wss://{location}-aiplatform.googleapis.com` (Vertex AI).
    */
   liveBaseURL?: string;
+  /** Overrides what {@link Gemini.capabilities} declares for this model family. */
+  capabilities?: ModelCapabilities;
   /** Gemini API version of live sessions. Default: v1beta, or v1alpha when affective dialog or proactivity is asked for. */
   liveApiVersion?: LiveApiVersion;
 }
@@ -78,6 +89,11 @@ export class Gemini implements Llm {
 
   get isVertex(): boolean {
     return Boolean(this.options.vertexai);
+  }
+
+  /** What this model can do (see `geminiCapabilities`), with `options.capabilities` on top. */
+  get capabilities(): ModelCapabilities {
+    return { ...geminiCapabilities(this.model, { vertex: this.isVertex }), ...this.options.capabilities };
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {

@@ -2,6 +2,7 @@ import {
   type Content,
   type LlmRequest,
   type Part,
+  providerOptionsFor,
   UnsupportedBuiltInToolError,
   ValidationError,
 } from '@adk/core';
@@ -66,7 +67,8 @@ export function toOpenAIRequestBody(
     };
   } else if (config.responseMimeType === 'application/json') body.response_format = { type: 'json_object' };
   if (config.thinking?.effort) body.reasoning_effort = config.thinking.effort;
-  for (const [key, value] of Object.entries(config.providerOptions ?? {})) body[key] = value;
+  for (const [key, value] of Object.entries(providerOptionsFor(config.providerOptions, 'openai') ?? {}))
+    body[key] = value;
   return body;
 }
 

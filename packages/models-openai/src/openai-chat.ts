@@ -1,4 +1,12 @@
-import type { ConnectOptions, GenerateOptions, Llm, LlmConnection, LlmRequest, LlmResponse } from '@adk/core';
+import type {
+  ConnectOptions,
+  GenerateOptions,
+  Llm,
+  LlmConnection,
+  LlmRequest,
+  LlmResponse,
+  ModelCapabilities,
+} from '@adk/core';
 import { ConfigError } from '@adk/core';
 import {
   ApiCallError,
@@ -11,6 +19,7 @@ import {
   postJsonStreamBatches,
   userAgent,
 } from '@adk/core/http';
+import { OPENAI_REASONING_MODEL, openaiChatCapabilities } from './capabilities.js';
 import { toOpenAIRequestBody } from './convert-request.js';
 import { OpenAIAccumulator } from './convert-response.js';
 import { openaiChunkSchema, openaiCompletionSchema } from './wire.js';
@@ -39,6 +48,8 @@ export interface OpenAIChatOptions extends HttpClientOptions {
   realtimeModel?: string;
   /** Live sessions: the model transcribing the user's audio. Default 'gpt-4o-mini-transcribe'. */
   realtimeTranscriptionModel?: string;
+  /** Overrides what {@link OpenAIChat.capabilities} declares (e.g. for a server you know supports more). */
+  capabilities?: ModelCapabilities;
 }
 
 const PACKAGE = '@adk/models-openai';
@@ -62,12 +73,17 @@ export class OpenAIChat implements Llm {
     return (loadSetting(this.options.baseURL, ['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL).replace(/\/+$/, '');
   }
 
+  /** What this model can do (see `openaiChatCapabilities`), with `options.capabilities` on top. */
+  get capabilities(): ModelCapabilities {
+    return { ...openaiChatCapabilities(this.model, { openai: this.isOpenAI }), ...this.options.capabilities };
+  }
+
   private get isOpenAI(): boolean {
     return /^https:\/\/api\.openai\.com\//.test(`${this.baseURL}/`);
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
-    const reasoningModel = /^(o\d|gpt-5)/.test(this.model);
+    const reasoningModel = OPENAI_REASONING_MODEL.test(this.model);
     const body = toOpenAIRequestBody(
       { ...request, model: this.model },
       {

@@ -1,5 +1,6 @@
 import { defaultModelRegistry, type ModelRegistry } from '@adk/core';
 import { OpenAIChat, type OpenAIChatOptions } from './openai-chat.js';
+import { OpenAIResponses, type OpenAIResponsesOptions } from './openai-responses.js';
 
 export interface RegisterOpenAIOptions extends OpenAIChatOptions {
   /**
@@ -9,6 +10,13 @@ export interface RegisterOpenAIOptions extends OpenAIChatOptions {
    * Built in: `openai` (these options) and `ollama` (`http://localhost:11434/v1`, no key).
    */
   endpoints?: Record<string, OpenAIChatOptions>;
+  /**
+   * Options of the Responses API models, named `openai/responses/<model>` (transport and key
+   * default to these options). With `api: 'responses'`, bare OpenAI names (`gpt-…`, `o…`) use it too.
+   */
+  responses?: OpenAIResponsesOptions;
+  /** The API bare OpenAI names use. Default 'chat' (Chat Completions). */
+  api?: 'chat' | 'responses';
 }
 
 /** OpenAI model names served without a prefix: `gpt-…`, `chatgpt-…`, `o1…`/`o3…`/`o4…`. */
@@ -16,14 +24,27 @@ export const OPENAI_MODEL_PATTERN = /^(gpt-|chatgpt-|o\d)/;
 
 /**
  * Registers the OpenAI-compatible provider: `gpt-…`, `o…`, `openai/…` go to OpenAI (or the
- * configured base URL), `ollama/…` to a local Ollama, and `<name>/…` to each of `endpoints`.
+ * configured base URL), `openai/responses/<model>` to OpenAI's Responses API, `ollama/…` to a local
+ * Ollama, and `<name>/…` to each of `endpoints`.
  * Returns the registry.
  */
 export function registerOpenAI(
   registry: ModelRegistry = defaultModelRegistry,
   options: RegisterOpenAIOptions = {},
 ): ModelRegistry {
-  const { endpoints = {}, ...base } = options;
+  const { endpoints = {}, responses, api = 'chat', ...base } = options;
+  const responsesOptions: OpenAIResponsesOptions = {
+    ...pickTransport(base),
+    ...(base.apiKey !== undefined ? { apiKey: base.apiKey } : {}),
+    ...(base.baseURL ? { baseURL: base.baseURL } : {}),
+    ...(base.organization ? { organization: base.organization } : {}),
+    ...(base.project ? { project: base.project } : {}),
+    ...responses,
+  };
+  const responsesModel = (model: string): string | undefined => {
+    if (model.startsWith('openai/responses/')) return model.slice('openai/responses/'.length);
+    return api === 'responses' && OPENAI_MODEL_PATTERN.test(model) ? model : undefined;
+  };
   const all: Record<string, OpenAIChatOptions> = {
     ollama: { apiKey: null, ...pickTransport(base), baseURL: 'http://localhost:11434/v1' },
     ...endpoints,
@@ -39,8 +60,10 @@ export function registerOpenAI(
   };
   return registry.register({
     name: 'openai',
-    matches: (model) => route(model) !== undefined,
+    matches: (model) => responsesModel(model) !== undefined || route(model) !== undefined,
     create: (model) => {
+      const viaResponses = responsesModel(model);
+      if (viaResponses !== undefined) return new OpenAIResponses(viaResponses, responsesOptions);
       const target = route(model) ?? { options: base, model };
       return new OpenAIChat(target.model, target.options);
     },

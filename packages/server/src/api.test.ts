@@ -69,6 +69,13 @@ describe('apps, health, version', () => {
       description: 'A helpful assistant with tools',
       language: 'typescript',
       isComputerUse: false,
+      // Ours: the protocols the app is served over (ADK's clients ignore the extra field).
+      protocols: {
+        adk: '/run_sse',
+        a2a: '/a2a/assistant',
+        'ai-sdk': '/apps/assistant/chat',
+        'ag-ui': '/apps/assistant/ag-ui',
+      },
     });
     const info = await json<{ agents: Record<string, unknown> }>('GET', '/apps/pipeline/app-info');
     expect(Object.keys(info.agents)).toEqual(['pipeline', 'writer', 'reviewer']);
@@ -212,6 +219,21 @@ describe('/run and /run_sse', () => {
     expect(call0?.functionCall).toMatchObject({ name: 'get_weather', args: { city: 'Paris' } });
     const answer = partsOf(events[3])[0]?.text;
     expect(answer).toBe('Result of get_weather: {"city":"Paris","forecast":"sunny"}');
+  });
+
+  it("/run_sse events and the session JSON carry the model response's fields under ADK's names", async () => {
+    const id = await newSession();
+    const { events } = await readSse(await runSse(id, 'metadata please'));
+    const expected = {
+      modelVersion: 'gemini-2.5-flash-001',
+      avgLogprobs: -0.125,
+      logprobsResult: { chosenCandidates: [{ token: 'with', logProbability: -0.125 }] },
+      cacheMetadata: { cacheName: 'cachedContents/1' },
+      citationMetadata: { citations: [{ startIndex: 0, endIndex: 4 }] },
+    };
+    expect(events.at(-1)).toMatchObject(expected);
+    const session = await json<{ events: Record<string, unknown>[] }>('GET', `${sessions}/${id}`);
+    expect(session.events.at(-1)).toMatchObject(expected);
   });
 
   it('/run_sse streams partial token chunks when streaming is true', async () => {

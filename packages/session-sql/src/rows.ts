@@ -44,7 +44,18 @@ export interface EventRow {
   long_running_tool_ids: string | null;
   output: string | null;
   node_info: string | null;
+  response_fields: string | null;
 }
+
+/** Event fields kept together in the `response_fields` JSON column. */
+export const RESPONSE_FIELDS = [
+  'modelVersion',
+  'avgLogprobs',
+  'logprobsResult',
+  'cacheMetadata',
+  'inputTranscription',
+  'outputTranscription',
+] as const satisfies readonly (keyof Event)[];
 
 /** A stored event row → a validated Event. SQL NULL means "absent"; JSON null stays null. */
 export function eventFromRow(row: EventRow): Event {
@@ -77,6 +88,14 @@ export function eventFromRow(row: EventRow): Event {
   // SQL NULL is "no output"; a stored JSON null is an output of null.
   if (row.output != null) event.output = parseJson(row.output, what('output'));
   if (row.node_info != null) event.nodeInfo = parseJson(row.node_info, what('node_info'));
+  if (row.response_fields != null) {
+    const fields = parseJson(row.response_fields, what('response_fields'));
+    if (fields && typeof fields === 'object' && !Array.isArray(fields))
+      for (const key of RESPONSE_FIELDS) {
+        const value = (fields as Record<string, unknown>)[key];
+        if (value !== undefined) event[key] = value;
+      }
+  }
   try {
     return parseEvent(event);
   } catch (error) {

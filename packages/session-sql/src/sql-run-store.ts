@@ -100,6 +100,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     if (patch.heartbeatAt !== undefined) sets.push(sql`heartbeat_at = ${time(patch.heartbeatAt)}`);
     if (patch.cancelRequested !== undefined)
       sets.push(sql`cancel_requested = ${f.bool(patch.cancelRequested)}`);
+    if (patch.input !== undefined) sets.push(sql`input = ${f.json(patch.input, 'run input')}`);
     if (patch.startedAt !== undefined) sets.push(sql`started_at = ${time(patch.startedAt)}`);
     if (patch.endedAt !== undefined)
       sets.push(sql`ended_at = case when ${open} then ${time(patch.endedAt)} else ended_at end`);

@@ -35,6 +35,7 @@ import {
   microsFromMs,
   msFromMicros,
   parseState,
+  RESPONSE_FIELDS,
 } from './rows.js';
 import { AdvisoryRunLocks, isSharedServer } from './run-locks.js';
 import { type Tables, tablesFor } from './schema/tables.js';
@@ -286,11 +287,11 @@ export class SqlSessionService extends SqlStore implements SessionService {
           insert into ${this.events} (id, app_name, user_id, session_id, seq, invocation_id, author, branch,
             "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
             error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-            long_running_tool_ids, output, node_info)
+            long_running_tool_ids, output, node_info, response_fields)
           select id, app_name, user_id, ${newSessionId}, seq, invocation_id, author, branch,
             "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
             error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-            long_running_tool_ids, output, node_info
+            long_running_tool_ids, output, node_info, response_fields
           from ${this.events}
           where app_name = ${appName} and user_id = ${userId} and session_id = ${sourceId} and seq <= ${eventCount}`.execute(
           trx,
@@ -323,10 +324,14 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const e = persisted;
     // Workflow fields only when the event has them: other events keep the statement they had.
     const workflow = e.output !== undefined || e.nodeInfo !== undefined;
+    // Likewise what the event kept of a model response.
+    const responseFields = responseFieldsOf(e);
     const columns = sql`(id, app_name, user_id, session_id, seq, invocation_id, author, branch,
           "timestamp", content, actions, partial, turn_complete, interrupted, finish_reason, error_code,
           error_message, custom_metadata, usage_metadata, citation_metadata, grounding_metadata,
-          long_running_tool_ids${workflow ? sql`, output, node_info` : sql``})`;
+          long_running_tool_ids${workflow ? sql`, output, node_info` : sql``}${
+            responseFields ? sql`, response_fields` : sql``
+          })`;
     const values = sql`${e.id}, ${appName}, ${userId}, ${sessionId},
           (select coalesce(max(seq), 0) + 1 from ${this.events}
             where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}),
@@ -343,7 +348,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
               ? sql`, ${optionalJson(f, e.output, `output of event ${e.id}`)},
           ${optionalJson(f, e.nodeInfo, `nodeInfo of event ${e.id}`)}`
               : sql``
-          }`;
+          }${responseFields ? sql`, ${f.json(responseFields, `model response fields of event ${e.id}`)}` : sql``}`;
     const key = { appName, userId, sessionId };
     if (this.family === 'postgres' && !hasKeys(split.app) && !hasKeys(split.user)) {
       // One statement, one round trip: the update and the insert commit together or not at all (a
@@ -505,7 +510,8 @@ export class SqlSessionService extends SqlStore implements SessionService {
         ${f.jsonText(sql`citation_metadata`)} as citation_metadata,
         ${f.jsonText(sql`grounding_metadata`)} as grounding_metadata,
         ${f.textArrayJson(sql`long_running_tool_ids`)} as long_running_tool_ids,
-        ${f.jsonText(sql`output`)} as output, ${f.jsonText(sql`node_info`)} as node_info`;
+        ${f.jsonText(sql`output`)} as output, ${f.jsonText(sql`node_info`)} as node_info,
+        ${f.jsonText(sql`response_fields`)} as response_fields`;
   }
 
   private toSession(row: SessionRow, events: Event[]): Session {
@@ -541,6 +547,18 @@ function parseForkOrigin(text: string, sessionId: string): ForkOrigin {
 function hasKeys(record: Record<string, unknown>): boolean {
   for (const _ in record) return true;
   return false;
+}
+
+/** The fields of `RESPONSE_FIELDS` an event has, or undefined when it has none (most events). */
+function responseFieldsOf(event: Event): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const key of RESPONSE_FIELDS) {
+    const value = event[key];
+    if (value === undefined) continue;
+    out ??= {};
+    out[key] = value;
+  }
+  return out;
 }
 
 function optionalJson(f: SqlFlavor, value: unknown, what: string): RawBuilder<unknown> {

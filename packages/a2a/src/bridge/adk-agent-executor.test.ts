@@ -192,6 +192,40 @@ describe('ADK agent served over A2A', () => {
     await server.close();
   });
 
+  it('a guardrail tripwire fails the task with its code and record, never the blocked text', async () => {
+    const model = new ScriptedModel(['the launch code is 0000']);
+    const agent = new LlmAgent({
+      name: 'guarded',
+      model,
+      outputGuardrails: [
+        {
+          name: 'codes',
+          check: (s) =>
+            s.point === 'output' && JSON.stringify(s.content).includes('launch code')
+              ? { action: 'tripwire', reason: 'launch codes are secret' }
+              : undefined,
+        },
+      ],
+    });
+    const server = toA2a(agent);
+    const stream = await server.handler.sendStreamingMessage({
+      message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'code?' }] },
+    });
+    const seen: StreamResponse[] = [];
+    for await (const item of stream) seen.push(item);
+    const failed = seen.flatMap((i) => ('statusUpdate' in i ? [i.statusUpdate] : [])).at(-1);
+    expect(failed?.status.state).toBe('TASK_STATE_FAILED');
+    expect(failed?.status.message?.parts[0]?.text).toContain('Guardrail "codes" tripped on output');
+    expect(failed?.metadata).toMatchObject({
+      adk_error_code: 'GUARDRAIL_TRIPPED',
+      adk_guardrails: [
+        { guardrail: 'codes', point: 'output', action: 'tripwire', reason: 'launch codes are secret' },
+      ],
+    });
+    expect(JSON.stringify(seen)).not.toContain('0000');
+    await server.close();
+  });
+
   it('cancel aborts the ADK run', async () => {
     let aborted = false;
     class Slow extends BaseAgent {

@@ -45,6 +45,10 @@ export interface AdkAgentExecutorOptions {
 export const ADK_AUTHOR_KEY = 'adk_author';
 /** Metadata key on failed status updates carrying the ADK error code. */
 export const ADK_ERROR_CODE_KEY = 'adk_error_code';
+/** Status metadata key: the guardrail records of a run a guardrail stopped (`GUARDRAIL_TRIPPED`). */
+export const ADK_GUARDRAILS_KEY = 'adk_guardrails';
+/** Where core records guardrail decisions on an event (`GUARDRAILS_METADATA_KEY` of @adk/core). */
+const GUARDRAILS_METADATA_KEY = 'adkGuardrails';
 /** Metadata keys carrying a workflow event's `output`, `nodeInfo` and `actions.route`, unchanged. */
 export const ADK_OUTPUT_KEY = 'adk_output';
 export const ADK_NODE_INFO_KEY = 'adk_node_info';
@@ -143,7 +147,14 @@ export class AdkAgentExecutor implements AgentExecutor {
         kind: 'status',
         state: 'TASK_STATE_FAILED',
         parts: [{ text: failure.errorMessage ?? failure.errorCode ?? 'The agent failed' }],
-        metadata: { [ADK_ERROR_CODE_KEY]: failure.errorCode ?? 'UNKNOWN', [ADK_AUTHOR_KEY]: failure.author },
+        metadata: {
+          [ADK_ERROR_CODE_KEY]: failure.errorCode ?? 'UNKNOWN',
+          [ADK_AUTHOR_KEY]: failure.author,
+          // Which guardrail stopped the run and why (never the text it stopped).
+          ...(failure.customMetadata?.[GUARDRAILS_METADATA_KEY]
+            ? { [ADK_GUARDRAILS_KEY]: failure.customMetadata[GUARDRAILS_METADATA_KEY] as A2aMetadata[string] }
+            : {}),
+        },
       };
       return;
     }

@@ -196,7 +196,7 @@ export const agentConfigJsonSchema = {
       type: 'object',
       additionalProperties: false,
       description:
-        'A tool: a built-in by its bare name (google_search, url_context, google_maps_grounding, exit_loop, load_memory, preload_memory, load_artifacts, AgentTool, LongRunningFunctionTool, ExampleTool, McpToolset, OpenAPIToolset) or a dotted name of a tool, toolset, tool class or tool factory.',
+        'A tool: a built-in by its bare name (google_search, url_context, google_maps_grounding, exit_loop, load_memory, preload_memory, load_artifacts, AgentTool, LongRunningFunctionTool, ExampleTool, McpToolset, OpenAPIToolset, SkillToolset) or a dotted name of a tool, toolset, tool class or tool factory.',
       properties: {
         name: { type: 'string', title: 'Name' },
         args: nullable(ref('ToolArgsConfig')),
@@ -286,6 +286,19 @@ export const agentConfigJsonSchema = {
         headers: nullable({ type: 'object', additionalProperties: { type: 'string' } }),
       },
       title: 'OpenAPIToolsetConfig',
+    },
+    SkillToolsetConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'The args of SkillToolset: a folder of Agent Skills beside the YAML (skills_dir), the cap on skills loaded at once, and where skill scripts run (sandbox: bubblewrap; unsafe_local: a plain child process; omitted: no scripts).',
+      properties: {
+        skills_dir: { type: 'string' },
+        max_active_skills: nullable({ type: 'integer', minimum: 1 }),
+        environment: nullable({ enum: ['sandbox', 'unsafe_local'] }),
+      },
+      required: ['skills_dir'],
+      title: 'SkillToolsetConfig',
     },
     WorkflowConfig: {
       type: 'object',

@@ -1,60 +1,34 @@
 import {
   BaseTool,
   type Content,
+  type FewShotExample,
   type FunctionDeclaration,
+  fewShotInstruction,
   type LlmRequest,
   type ReadonlyContext,
 } from '@adk/core';
 
 /** One few-shot example: what the user said, and the turns the model answered with. */
-export interface Example {
+export interface Example extends FewShotExample {
   input: Content;
   output: Content[];
 }
 
-function partText(part: Content['parts'][number]): string {
-  if (part.text !== undefined) return part.text;
-  if (part.functionCall)
-    return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})`;
-  if (part.functionResponse) {
-    return `result of ${part.functionResponse.name}: ${JSON.stringify(part.functionResponse.response ?? {})}`;
-  }
-  return '';
-}
-
-function turnText(content: Content): string {
-  return content.parts
-    .map(partText)
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
-/** The examples as an instruction block. */
-export function formatExamples(examples: readonly Example[]): string {
-  const blocks = examples.map((example, i) => {
-    const lines = [`Example ${i + 1}:`, `[user] ${turnText(example.input)}`];
-    for (const turn of example.output)
-      lines.push(`[${turn.role === 'user' ? 'user' : 'model'}] ${turnText(turn)}`);
-    return lines.join('\n');
-  });
-  return [
-    '<EXAMPLES>',
-    'Answer in the way these example conversations show:',
-    '',
-    blocks.join('\n\n'),
-    '</EXAMPLES>',
-  ].join('\n');
+/** The examples as ADK's instruction block (adk-python's few-shot text, see `fewShotInstruction`). */
+export function formatExamples(examples: readonly Example[], model?: string): string {
+  return fewShotInstruction(examples, model);
 }
 
 /**
- * Few-shot examples for the model (ADK's ExampleTool). It declares no function: it appends the
- * examples to the system instruction of every request of its agent.
+ * Few-shot examples for the model (ADK's ExampleTool). It declares no function: as in ADK, it
+ * appends the examples to the system instruction of a request whose invocation began with a user
+ * message whose first part is text.
  */
 export class ExampleTool extends BaseTool {
   readonly examples: readonly Example[];
 
   constructor(examples: readonly Example[]) {
-    super({ name: 'example_tool', description: 'Few-shot examples for the model.' });
+    super({ name: 'example_tool', description: 'example tool' });
     this.examples = examples;
   }
 
@@ -66,9 +40,9 @@ export class ExampleTool extends BaseTool {
     return { error: 'example_tool only adds examples to the instruction and cannot be called.' };
   }
 
-  override processLlmRequest(_context: ReadonlyContext, request: LlmRequest): void {
-    if (this.examples.length === 0) return;
-    const block = formatExamples(this.examples);
+  override processLlmRequest(context: ReadonlyContext, request: LlmRequest): void {
+    if (!context.userContent?.parts[0]?.text) return;
+    const block = formatExamples(this.examples, request.model);
     request.systemInstruction = request.systemInstruction
       ? `${request.systemInstruction}\n\n${block}`
       : block;

@@ -4,6 +4,7 @@ import {
   type LlmRequest,
   type ReadonlyContext,
   type ToolContext,
+  withLongRunningNote,
 } from '@adk/core';
 
 /**
@@ -25,8 +26,12 @@ export class LongRunningFunctionTool extends BaseTool {
     this.tool = tool;
   }
 
+  /** The wrapped tool's declaration with ADK's long-running note, as the code class has it. */
   declaration(): FunctionDeclaration | undefined {
-    return this.tool.declaration();
+    const declaration = this.tool.declaration();
+    // A tool already long-running carries the note in its own declaration.
+    if (!declaration || this.tool.isLongRunning) return declaration;
+    return { ...declaration, description: withLongRunningNote(declaration.description) };
   }
 
   run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {

@@ -189,6 +189,8 @@ export abstract class BaseAgent {
    */
   private async onError(ctx: InvocationContext, error: unknown): Promise<Event | undefined> {
     if (ctx.pluginManager.isEmpty || ctx.signal.aborted || isAdkError(error, 'CANCELLED')) return undefined;
+    // A tripwire ends the invocation: no plugin may answer in its place.
+    if (isAdkError(error, 'GUARDRAIL_TRIPPED')) return undefined;
     if (typeof error === 'object' && error !== null) {
       if (reportedErrors.has(error)) return undefined;
       reportedErrors.add(error);

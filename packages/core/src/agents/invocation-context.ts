@@ -4,6 +4,7 @@ import type { CredentialService } from '../auth/credential-service.js';
 import type { Content } from '../events/content.js';
 import type { Event } from '../events/event.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import type { InputGate } from '../guardrails/run-guardrails.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { PluginManager } from '../plugins/plugin-manager.js';
@@ -38,6 +39,8 @@ export interface InvocationShared {
   authAnswers?: Map<string, AuthConfig>;
   /** The same answers by the id of the tool call they resume. */
   resumedAuth?: Map<string, AuthConfig>;
+  /** Input guardrails running beside the first model call (docs/decisions/0030-guardrails.md). */
+  inputGate?: InputGate | undefined;
 }
 
 export interface InvocationContextInit {

@@ -5,6 +5,7 @@ import type { IncludeContents } from '../flow/contents.js';
 import type { InstructionProvider } from '../flow/instructions.js';
 import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
+import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { ToolUnion } from '../tools/toolset.js';
@@ -43,6 +44,14 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   beforeToolCallback?: Callbacks<Hook<'beforeTool'>>;
   afterToolCallback?: Callbacks<Hook<'afterTool'>>;
   onToolErrorCallback?: Callbacks<Hook<'onToolError'>>;
+  /** Checks of the user's message before it is committed (docs/decisions/0030-guardrails.md). */
+  inputGuardrails?: Guardrail[];
+  /** Checks of every answer of this agent's model before it is committed. */
+  outputGuardrails?: Guardrail[];
+  /** Checks of this agent's tool calls: arguments before the tool runs, results before the model sees them. */
+  toolGuardrails?: Guardrail[];
+  /** Streamed answers under output guardrails: `buffer` (default) or `retract`. */
+  guardrailStreaming?: GuardrailStreaming;
 }
 
 /** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
@@ -59,6 +68,10 @@ export class LlmAgent extends BaseAgent {
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
   readonly contextCompression: ContextCompressor[] | undefined;
+  readonly inputGuardrails: readonly Guardrail[];
+  readonly outputGuardrails: readonly Guardrail[];
+  readonly toolGuardrails: readonly Guardrail[];
+  readonly guardrailStreaming: GuardrailStreaming | undefined;
   readonly callbacks: {
     beforeModel: Hook<'beforeModel'>[];
     afterModel: Hook<'afterModel'>[];
@@ -83,6 +96,10 @@ export class LlmAgent extends BaseAgent {
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
+    this.inputGuardrails = options.inputGuardrails ?? [];
+    this.outputGuardrails = options.outputGuardrails ?? [];
+    this.toolGuardrails = options.toolGuardrails ?? [];
+    this.guardrailStreaming = options.guardrailStreaming;
     this.callbacks = {
       beforeModel: asArray(options.beforeModelCallback),
       afterModel: asArray(options.afterModelCallback),

@@ -18,9 +18,23 @@ function resumeIndex(agent: BaseAgent, ctx: InvocationContext): number | undefin
   return index < 0 ? undefined : index;
 }
 
-/** A descendant paused the run: a long-running call or a confirmation request waits for an answer. */
-function pauses(agent: BaseAgent, event: Event): boolean {
-  return (event.longRunningToolIds?.length ?? 0) > 0 && agent.findSubAgent(event.author) !== undefined;
+/**
+ * Whether a descendant paused the run: a long-running call or a confirmation request waits for an
+ * answer. A long-running call answered at once with an interim result does not pause.
+ */
+class PauseWatch {
+  private readonly waiting = new Set<string>();
+  constructor(private readonly agent: BaseAgent) {}
+  see(event: Event): void {
+    const ids = event.longRunningToolIds;
+    if (ids && ids.length > 0 && this.agent.findSubAgent(event.author) !== undefined)
+      for (const id of ids) this.waiting.add(id);
+    if (this.waiting.size === 0 || !event.content) return;
+    for (const p of event.content.parts) if (p.functionResponse) this.waiting.delete(p.functionResponse.id);
+  }
+  get paused(): boolean {
+    return this.waiting.size > 0;
+  }
 }
 
 /**
@@ -33,12 +47,12 @@ export class SequentialAgent extends BaseAgent {
     const subs = this.subAgents;
     for (let i = resumeIndex(this, ctx) ?? 0; i < subs.length; i++) {
       if (ctx.ended) return;
-      let paused = false;
+      const watch = new PauseWatch(this);
       for await (const event of (subs[i] as BaseAgent).run(ctx)) {
         yield event;
-        if (!paused && pauses(this, event)) paused = true;
+        watch.see(event);
       }
-      if (paused) return;
+      if (watch.paused) return;
     }
   }
 }
@@ -68,13 +82,13 @@ export class LoopAgent extends BaseAgent {
     for (let i = first; this.maxIterations === undefined || i < this.maxIterations; i++) {
       for (let j = start ?? 0; j < subs.length; j++) {
         let escalated = false;
-        let paused = false;
+        const watch = new PauseWatch(this);
         for await (const event of (subs[j] as BaseAgent).run(ctx)) {
           yield event;
           if (event.actions.escalate) escalated = true;
-          if (!paused && pauses(this, event)) paused = true;
+          watch.see(event);
         }
-        if (paused) {
+        if (watch.paused) {
           yield this.makeEvent(ctx, { actions: { agentState: { iteration: i } } });
           return;
         }

@@ -84,6 +84,11 @@ export type Event = {
   groundingMetadata?: unknown;
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
+  /** From the model response the event was made of (ADK's `Event` keeps `LlmResponse`'s fields). */
+  modelVersion?: string;
+  avgLogprobs?: number;
+  logprobsResult?: unknown;
+  cacheMetadata?: unknown;
   longRunningToolIds?: string[];
   /** A workflow node's output (any JSON value). */
   output?: unknown;

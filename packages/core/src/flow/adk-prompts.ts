@@ -207,6 +207,76 @@ export function withLongRunningNote(description: string | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// ExampleTool's few-shot block (adk-python `examples/example_util.py`)
+
+/** One few-shot example: what the user said, and the turns that answered it. */
+export interface FewShotExample {
+  input: Content;
+  output: Content[];
+}
+
+/** A call as ADK prints it: `name(k='text', n=3)`, strings quoted raw, other values as Python prints them. */
+function fewShotCall(call: { name: string; args?: Record<string, unknown> }): string {
+  const args = Object.entries(call.args ?? {}).map(([k, v]) =>
+    typeof v === 'string' ? `${k}='${v}'` : `${k}=${pythonRepr(v)}`,
+  );
+  return `${call.name}(${args.join(', ')})`;
+}
+
+/** A response as ADK prints it: the Python `__dict__` of genai's FunctionResponse, in its field order. */
+function fewShotResponse(response: NonNullable<Part['functionResponse']>): string {
+  const scheduling = response.scheduling
+    ? `<FunctionResponseScheduling.${response.scheduling}: '${response.scheduling}'>`
+    : 'None';
+  return (
+    `{'will_continue': ${pythonRepr(response.willContinue)}, 'scheduling': ${scheduling}, 'parts': None, ` +
+    `'id': ${pythonRepr(response.id || undefined)}, 'name': ${pythonRepr(response.name)}, ` +
+    `'response': ${pythonRepr(response.response)}}`
+  );
+}
+
+const FENCE = '```\n';
+const CALL_FENCE = '```tool_code\n';
+const RESPONSE_FENCE = '```tool_outputs\n';
+const FENCE_END = '\n```\n';
+
+/**
+ * ExampleTool's instruction, as adk-python writes it. `model` picks the code fences: plain for
+ * Gemini 2 models (and no model), `tool_code`/`tool_outputs` for others.
+ */
+export function fewShotInstruction(examples: readonly FewShotExample[], model: string | undefined): string {
+  const gemini2 = !model || model.includes('gemini-2');
+  let body = '';
+  examples.forEach((example, i) => {
+    let out = `EXAMPLE ${i + 1}:\nBegin example\n[user]\n`;
+    const inputParts = example.input?.parts ?? [];
+    if (inputParts.length > 0)
+      out += `${inputParts
+        .filter((p) => p.text)
+        .map((p) => p.text)
+        .join('\n')}\n`;
+    let previous: string | undefined;
+    for (const content of example.output) {
+      const role = content.role === 'model' ? '[model]\n' : '[user]\n';
+      if (role !== previous) out += role;
+      previous = role;
+      for (const part of content.parts) {
+        if (part.functionCall)
+          out += (gemini2 ? FENCE : CALL_FENCE) + fewShotCall(part.functionCall) + FENCE_END;
+        else if (part.functionResponse)
+          out += (gemini2 ? FENCE : RESPONSE_FENCE) + fewShotResponse(part.functionResponse) + FENCE_END;
+        else if (part.text) out += `${part.text}\n`;
+      }
+    }
+    body += `${out}End example\n\n`;
+  });
+  return (
+    '<EXAMPLES>\nBegin few-shot\nThe following are examples of user queries and model responses using the available tools.\n\n' +
+    `${body}End few-shot\n<EXAMPLES>`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Python's renderings of values, which ADK's texts embed
 
 const PY_STR_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };

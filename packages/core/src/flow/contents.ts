@@ -268,6 +268,134 @@ function takeCache(
   return undefined;
 }
 
+/** Whether `addEvent` gives an event a place in the history of `branch`. */
+function inHistory(event: Event, branch: string | undefined): boolean {
+  if (event.partial || !event.content || event.content.parts.every(isInvisible)) return false;
+  if (!isVisibleFromBranch(event.branch, branch)) return false;
+  return stripInternal(event.content) !== undefined;
+}
+
+function responseIds(event: Event): string[] {
+  const ids: string[] = [];
+  for (const p of event.content?.parts ?? []) if (p.functionResponse) ids.push(p.functionResponse.id);
+  return ids;
+}
+
+/**
+ * Whether the newest event of the history answers a call made before the event just ahead of it
+ * (a long-running call answered later): then the request is rearranged (`rearrangeLatestResponse`).
+ * Cheap for the common turn, which ends with a user message or the response to the call before it.
+ */
+function answersEarlierCall(events: readonly Event[], branch: string | undefined): boolean {
+  let i = events.length - 1;
+  while (i >= 0 && !inHistory(events[i] as Event, branch)) i--;
+  if (i < 1) return false;
+  const ids = responseIds(events[i] as Event);
+  if (ids.length === 0) return false;
+  let j = i - 1;
+  while (j >= 0 && !inHistory(events[j] as Event, branch)) j--;
+  if (j < 0) return false;
+  const calls = new Set<string>();
+  for (const p of (events[j] as Event).content?.parts ?? []) if (p.functionCall) calls.add(p.functionCall.id);
+  return !ids.some((id) => calls.has(id));
+}
+
+/** The newest event before `before` that makes the call `id`, or -1. */
+function owningCall(events: readonly Event[], id: string, before: number): number {
+  for (let i = before - 1; i >= 0; i--)
+    for (const p of (events[i] as Event).content?.parts ?? []) if (p.functionCall?.id === id) return i;
+  return -1;
+}
+
+function withParts(event: Event, parts: Part[]): Event {
+  return { ...event, content: { role: event.content?.role ?? 'user', parts } };
+}
+
+/** ADK's merge of response events: later responses replace earlier ones of the same call. */
+function mergeResponseEvents(events: Event[]): Event {
+  const first = events[0] as Event;
+  const parts = [...(first.content?.parts ?? [])];
+  const at = new Map<string, number>();
+  parts.forEach((p, i) => {
+    if (p.functionResponse) at.set(p.functionResponse.id, i);
+  });
+  for (const event of events.slice(1)) {
+    for (const p of event.content?.parts ?? []) {
+      const id = p.functionResponse?.id;
+      const index = id === undefined ? undefined : at.get(id);
+      if (index !== undefined) parts[index] = p;
+      else {
+        if (id !== undefined) at.set(id, parts.length);
+        parts.push(p);
+      }
+    }
+  }
+  return withParts(first, parts);
+}
+
+/**
+ * ADK's rearrangement when the newest event answers earlier calls (adk-python's
+ * `rearrange_events_for_latest_function_response`): the history stops at the latest answered call;
+ * after each answered call comes one merged response (its earlier responses, such as a
+ * long-running tool's interim result, replaced by the newest); the events in between are left out
+ * of this request. The session keeps every event.
+ */
+function rearrangeLatestResponse(all: readonly Event[], branch: string | undefined): Event[] {
+  const events = all.filter((e) => inHistory(e, branch));
+  const last = events.length - 1;
+  const trailing = events[last];
+  if (!trailing || last < 1) return events;
+  const partsByCall = new Map<number, Part[]>();
+  const others: Part[] = [];
+  for (const p of trailing.content?.parts ?? []) {
+    if (!p.functionResponse) {
+      others.push(p);
+      continue;
+    }
+    const owner = owningCall(events, p.functionResponse.id, last);
+    if (owner < 0) continue; // an orphan: dropped, as ADK does
+    const list = partsByCall.get(owner) ?? [];
+    list.push(p);
+    partsByCall.set(owner, list);
+  }
+  if (partsByCall.size === 0) return events;
+  const latestCall = Math.max(...partsByCall.keys());
+  partsByCall.get(latestCall)?.push(...others);
+  if (latestCall === last - 1 && partsByCall.size === 1) return events;
+
+  const owns = (part: Part, index: number, call: number) =>
+    part.functionResponse !== undefined && owningCall(events, part.functionResponse.id, index) === call;
+  const merged = (call: number): Event => {
+    const answers: Event[] = [];
+    for (let i = call + 1; i < last; i++) {
+      const e = events[i] as Event;
+      const parts = e.content?.parts ?? [];
+      if (!parts.some((p) => p.functionResponse)) continue;
+      const isCall = parts.some((p) => p.functionCall);
+      const matched = parts.filter((p) => (p.functionResponse ? owns(p, i, call) : !isCall));
+      if (matched.some((p) => p.functionResponse))
+        answers.push(matched.length === parts.length ? e : withParts(e, matched));
+    }
+    answers.push(withParts(trailing, partsByCall.get(call) ?? []));
+    return answers.length > 1 ? mergeResponseEvents(answers) : (answers[0] as Event);
+  };
+  const out: Event[] = [];
+  for (let i = 0; i <= latestCall; i++) {
+    let e = events[i] as Event;
+    const parts = e.content?.parts ?? [];
+    if (parts.some((p) => p.functionResponse)) {
+      const kept = parts.filter(
+        (p) => !p.functionResponse || !partsByCall.has(owningCall(events, p.functionResponse.id, i)),
+      );
+      if (!kept.some((p) => p.functionResponse || p.functionCall)) continue;
+      if (kept.length !== parts.length) e = withParts(e, kept);
+    }
+    out.push(e);
+    if (partsByCall.has(i)) out.push(merged(i));
+  }
+  return out;
+}
+
 /** The history an LlmAgent sends: docs/architecture.md §4.4 "History". */
 export function buildContents(
   ctx: InvocationContext,
@@ -275,7 +403,8 @@ export function buildContents(
   include: IncludeContents,
 ): Content[] {
   const all = visibleEvents(ctx.session.events);
-  if (include === 'default' && all.length > 0) {
+  const rearrange = answersEarlierCall(all, ctx.branch);
+  if (include === 'default' && all.length > 0 && !rearrange) {
     const branch = ctx.branch;
     const first = all[0] as Event;
     const list = historyCaches.get(first);
@@ -320,6 +449,7 @@ export function buildContents(
     events = start >= 0 ? events.slice(start) : [];
   }
   events = applyCompactions(events, ctx.branch);
+  if (rearrange) events = rearrangeLatestResponse(events, ctx.branch);
   const contents: Content[] = [];
   // Calls of other agents are re-phrased as text; so must be the responses that answer them.
   const rephrased = new Set<string>();

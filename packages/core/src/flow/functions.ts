@@ -10,6 +10,8 @@ import {
   hasActions,
   type ToolConfirmation,
 } from '../events/event.js';
+import { GUARDRAILS_METADATA_KEY, type GuardrailRecord } from '../guardrails/guardrail.js';
+import { checkToolResult } from '../guardrails/run-guardrails.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
@@ -28,6 +30,8 @@ export interface CallOutcome {
   /** undefined: a long-running tool with no response yet */
   response: Record<string, unknown> | undefined;
   actions: EventActions;
+  /** What tool-output guardrails changed in the response. */
+  guardrails?: GuardrailRecord[];
 }
 
 export function asResponse(result: unknown): Record<string, unknown> {
@@ -132,7 +136,9 @@ export async function runCall(
           if (onStream) return { call, response: onStream(raw, tool, toolCtx), actions: toolCtx.actions };
           raw = await lastValue(raw);
         }
-        if (raw === undefined && tool.isLongRunning)
+        // A long-running tool that returns nothing pauses; a value is an interim result
+        // (docs/architecture.md §4.3) that the model sees at once.
+        if ((raw === undefined || raw === null) && tool.isLongRunning)
           return { call, response: undefined, actions: toolCtx.actions };
         // The tool asked the client for a credential: no response until the client answers.
         if (toolCtx.actions.requestedAuthConfigs?.[call.id])
@@ -156,13 +162,22 @@ export async function runCall(
         }
       }
     }
+    // Tool-output guardrails see the result before after-tool hooks, the trace and the model.
+    const records: GuardrailRecord[] = [];
+    result = await checkToolResult(ctx, toolCtx, tool.name, call.id, args, result, records);
     const afterArgs = { ...hookArgs, result };
     const replaced =
       (await ctx.pluginManager.afterTool(afterArgs)) ?? (await firstResult(hooks.afterTool, afterArgs));
-    return { call, response: replaced ?? result, actions: toolCtx.actions };
+    return {
+      call,
+      response: replaced ?? result,
+      actions: toolCtx.actions,
+      ...(records.length > 0 ? { guardrails: records } : {}),
+    };
   } catch (error) {
     // A throwing confirmation predicate or agent tool callback fails this call only.
-    if (ctx.signal.aborted || isAdkError(error, 'PLUGIN')) throw error;
+    if (ctx.signal.aborted || isAdkError(error, 'PLUGIN') || isAdkError(error, 'GUARDRAIL_TRIPPED'))
+      throw error;
     failure = error;
     return {
       call,
@@ -230,11 +245,13 @@ export async function executeFunctionCalls(
   }
   const actions = mergeActions(outcomes.map((o) => o.actions));
   if (parts.length === 0 && !hasActions(actions)) return undefined;
+  const records = outcomes.flatMap((o) => o.guardrails ?? []);
   return createEvent({
     invocationId: ctx.invocationId,
     author: ctx.agent.name,
     branch: ctx.branch,
     content: parts.length > 0 ? { role: 'user', parts } : undefined,
     actions,
+    ...(records.length > 0 ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: records } } : {}),
   });
 }

@@ -14,6 +14,7 @@ import {
 } from '../errors/errors.js';
 import type { Content, FunctionCall, FunctionResponseScheduling, Part } from '../events/content.js';
 import { createEvent, type Event, type EventActions, eventFunctionCalls } from '../events/event.js';
+import { checkInput } from '../guardrails/run-guardrails.js';
 import type { LlmResponse } from '../models/llm.js';
 import type { LlmConnection } from '../models/llm-connection.js';
 import { supportsLive } from '../models/llm-connection.js';
@@ -377,6 +378,10 @@ export async function* runLiveFlow(
         ...(fixed.groundingMetadata !== undefined ? { groundingMetadata: fixed.groundingMetadata } : {}),
         ...(fixed.citationMetadata !== undefined ? { citationMetadata: fixed.citationMetadata } : {}),
         ...(fixed.customMetadata ? { customMetadata: fixed.customMetadata } : {}),
+        ...(fixed.modelVersion !== undefined ? { modelVersion: fixed.modelVersion } : {}),
+        ...(fixed.avgLogprobs !== undefined ? { avgLogprobs: fixed.avgLogprobs } : {}),
+        ...(fixed.logprobsResult !== undefined ? { logprobsResult: fixed.logprobsResult } : {}),
+        ...(fixed.cacheMetadata !== undefined ? { cacheMetadata: fixed.cacheMetadata } : {}),
       });
       const found = event.partial ? [] : eventFunctionCalls(event);
       if (found.length > 0 && tools) {
@@ -563,6 +568,11 @@ export async function* runLiveFlow(
       let content = request.content;
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
         content = (await ctx.pluginManager.onUserMessage({ context: ctx, message: content })) ?? content;
+      }
+      // Input guardrails before the text is committed and sent; a tripwire ends the session.
+      if (content.role === 'user' && hasUserText(content)) {
+        const checked = await checkInput(ctx, ctx.rootAgent, content);
+        if (checked && checked.records.length > 0) content = checked.message;
       }
       const message = content;
       const event = createEvent({

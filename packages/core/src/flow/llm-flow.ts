@@ -22,6 +22,8 @@ import {
   isFinalResponse,
   type ToolConfirmation,
 } from '../events/event.js';
+import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
+import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
 import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
@@ -61,11 +63,19 @@ export interface ResolvedTools {
   transferTargets: BaseAgent[];
 }
 
-/** The tools of agents without toolsets never change: resolved once per agent, not per step. */
-const staticTools = new WeakMap<LlmAgent, ResolvedTools>();
+/**
+ * The tools of agents without toolsets never change: resolved once per agent, not per step (again
+ * when `agent.tools` is replaced, e.g. by a front-end handler that adds the browser's tools).
+ */
+const staticTools = new WeakMap<LlmAgent, ResolvedTools & { from: readonly unknown[] }>();
+
+function cachedTools(agent: LlmAgent): ResolvedTools | undefined {
+  const cached = staticTools.get(agent);
+  return cached?.from === agent.tools ? cached : undefined;
+}
 
 export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Promise<ResolvedTools> {
-  const cached = staticTools.get(agent);
+  const cached = cachedTools(agent);
   if (cached) return cached;
   const list: BaseTool[] = [];
   let dynamic = false;
@@ -85,7 +95,7 @@ export async function resolveTools(agent: LlmAgent, ctx: InvocationContext): Pro
     byName.set(tool.name, tool);
   }
   const resolved = { list, byName, transferTargets: targets };
-  if (!dynamic) staticTools.set(agent, resolved);
+  if (!dynamic) staticTools.set(agent, { ...resolved, from: agent.tools });
   return resolved;
 }
 
@@ -167,12 +177,11 @@ function eventFromResponse(
   response: LlmResponse,
   actions: EventActions | undefined,
 ): Event {
-  const { modelVersion: _v, ...fields } = response;
   return createEvent({
     invocationId: ctx.invocationId,
     author: agent.name,
     branch: ctx.branch,
-    ...fields,
+    ...response,
     ...(actions ? { actions } : {}),
   });
 }
@@ -213,19 +222,25 @@ async function* callModel(
   }));
   let final: LlmResponse | undefined;
   let failure: unknown;
+  const stream = ctx.runConfig.streaming ?? false;
+  // Input guardrails running beside this call abort it when they trip (docs/decisions/0030-guardrails.md).
+  const gate = ctx.shared.inputGate;
   try {
     const model = agent.canonicalModel;
     if (model === undefined)
       throw new ConfigError(`Agent "${agent.name}" has no model (and no ancestor gives one)`);
     const llm = resolveModel(model, ctx.models);
     if (!request.model) request.model = llm.model;
-    const stream = ctx.runConfig.streaming ?? false;
+    // Under output guardrails a streamed answer is held back until checked, unless the agent retracts.
+    const showPartials = stream && !buffersStream(ctx, agent);
+    const signal = gate && !gate.signal.aborted ? AbortSignal.any([ctx.signal, gate.signal]) : ctx.signal;
     for (let attempt = 1; ; attempt++) {
       try {
-        for await (const response of llm.generate(request, { stream, signal: ctx.signal })) {
+        for await (const response of llm.generate(request, { stream, signal })) {
+          if (gate?.tripped) throw gate.tripped;
           if (ctx.signal.aborted) throw new CancelledError();
           if (response.partial) {
-            if (stream) yield eventFromResponse(agent, ctx, response, undefined);
+            if (showPartials) yield eventFromResponse(agent, ctx, response, undefined);
             continue;
           }
           final = response;
@@ -258,6 +273,10 @@ async function* callModel(
       ...(final?.modelVersion ? { [GenAi.responseModel]: final.modelVersion } : {}),
     }));
   } catch (error) {
+    if (gate?.tripped || isAdkError(error, 'GUARDRAIL_TRIPPED')) {
+      endSpan(trace, gate?.tripped ?? error);
+      throw gate?.tripped ?? error;
+    }
     if (ctx.signal.aborted || isAdkError(error, 'CANCELLED')) {
       endSpan(trace, error);
       throw error instanceof CancelledError ? error : new CancelledError(undefined, { cause: error });
@@ -278,6 +297,11 @@ async function* callModel(
     return { response: returned, error };
   }
   endSpan(trace);
+  // Guardrails see the answer before any after-model hook (a trace recorder among them) or the log.
+  const checked = await checkModelResponse(ctx, agent, callbackContext, request, final);
+  if (checked !== final && stream && !buffersStream(ctx, agent))
+    checked.customMetadata = { ...checked.customMetadata, [RETRACT_METADATA_KEY]: true };
+  final = checked;
   const afterArgs = { context: callbackContext, response: final, request };
   const replaced =
     (await ctx.pluginManager.afterModel(afterArgs)) ?? (await firstResult(hooks.afterModel, afterArgs));
@@ -318,7 +342,7 @@ async function* step(
   ctx: InvocationContext,
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
-  const tools = staticTools.get(agent) ?? (await resolveTools(agent, ctx));
+  const tools = cachedTools(agent) ?? (await resolveTools(agent, ctx));
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
   const contents =
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
@@ -371,7 +395,17 @@ async function* step(
     result.done = true;
     return;
   }
-  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning.length > 0);
+  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning);
+}
+
+/** Whether a long-running call of the turn got no response yet (an interim result does not pause). */
+function awaitsAnswer(longRunning: readonly string[], responseEvent: Event | undefined): boolean {
+  if (longRunning.length === 0) return false;
+  if (!responseEvent) return true;
+  const answered = new Set<string>();
+  for (const p of responseEvent.content?.parts ?? [])
+    if (p.functionResponse) answered.add(p.functionResponse.id);
+  return longRunning.some((id) => !answered.has(id));
 }
 
 /**
@@ -383,10 +417,11 @@ async function* runCallsAndFollowUp(
   ctx: InvocationContext,
   calls: FunctionCall[],
   tools: ResolvedTools,
-  paused: boolean,
+  longRunning: readonly string[],
   confirmations?: Map<string, ToolConfirmation>,
 ): AsyncGenerator<Event, boolean, undefined> {
   const responseEvent = yield* runCalls(ctx, calls, tools, agent, confirmations);
+  const paused = awaitsAnswer(longRunning, responseEvent);
   if (responseEvent) yield responseEvent;
   const confirmation = responseEvent && confirmationRequestEvent(ctx, calls, responseEvent);
   const authRequest = responseEvent && authRequestEvent(ctx, calls, responseEvent);
@@ -443,7 +478,7 @@ export async function* runLlmFlow(
     for (const a of authenticated)
       if (!confirmations.has(a.call.id)) confirmations.set(a.call.id, { confirmed: true });
     const calls = [...confirmed.map((c) => c.call), ...authenticated.map((a) => a.call)];
-    const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, false, confirmations);
+    const stop = yield* runCallsAndFollowUp(agent, ctx, calls, tools, [], confirmations);
     if (stop || ctx.ended) return;
   }
   while (!ctx.ended) {
@@ -474,7 +509,7 @@ async function* settleInterruptedCalls(
       branch: ctx.branch,
     });
   if (again.length === 0) return false;
-  return yield* runCallsAndFollowUp(agent, ctx, again, tools, false);
+  return yield* runCallsAndFollowUp(agent, ctx, again, tools, []);
 }
 
 /** Runs a model turn's calls concurrently, yielding events that tools emit meanwhile (AgentTool). */

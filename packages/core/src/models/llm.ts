@@ -7,6 +7,7 @@ import type {
   LiveResponseFields,
   LlmConnection,
 } from './llm-connection.js';
+import type { ProviderOptions } from './provider-options.js';
 
 /** A JSON Schema object (draft 2020-12 subset as produced by `z.toJSONSchema`). */
 export type JsonSchema = { [key: string]: unknown };
@@ -61,8 +62,11 @@ export interface GenerateConfig {
   responseSchema?: JsonSchema;
   thinking?: ThinkingConfig;
   toolChoice?: ToolChoice;
-  /** Vendor-specific request fields, merged into the request body by the provider. */
-  providerOptions?: Record<string, unknown>;
+  /**
+   * Vendor request fields by provider namespace (`{ gemini: {…}, anthropic: {…}, openai: {…} }`),
+   * each typed by its provider package; a provider merges only its own into the request body.
+   */
+  providerOptions?: ProviderOptions;
   labels?: Record<string, string>;
   /** Settings of a live session (only read by `Llm.connect`). */
   live?: LiveConnectConfig;
@@ -120,6 +124,12 @@ export interface LlmResponse extends LiveResponseFields {
   citationMetadata?: unknown;
   customMetadata?: Record<string, unknown>;
   modelVersion?: string;
+  /** The vendor's average log probability of the candidate (Gemini `avgLogprobs`). */
+  avgLogprobs?: number;
+  /** Log probabilities of the chosen and top candidate tokens (Gemini `logprobsResult`). */
+  logprobsResult?: unknown;
+  /** What the vendor's context cache served (ADK's `cacheMetadata`). */
+  cacheMetadata?: unknown;
 }
 
 export interface GenerateOptions {

@@ -2,6 +2,7 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
 import { type Content, contentText, userContent } from '../events/content.js';
 import { type Event, isFinalResponse } from '../events/event.js';
+import { guardrailTrippedFrom } from '../guardrails/guardrail.js';
 import { InMemorySessionService } from '../sessions/in-memory-session-service.js';
 import type { Session } from '../sessions/session.js';
 import { Runner, type RunnerOptions } from './runner.js';
@@ -79,11 +80,15 @@ export async function runAgent(
   };
 }
 
-/** Runs an agent on one message and returns the final text. */
+/** Runs an agent on one message and returns the final text; throws `GuardrailTripped` when a guardrail stopped it. */
 export async function runAgentText(
   agent: BaseAgent,
   message: string | Content,
   options?: RunAgentOptions,
 ): Promise<string> {
-  return (await runAgent(agent, message, options)).text;
+  const result = await runAgent(agent, message, options);
+  // A tripwire is not an answer: library users get the typed error.
+  const tripped = result.events.map(guardrailTrippedFrom).find((e) => e !== undefined);
+  if (tripped) throw tripped;
+  return result.text;
 }

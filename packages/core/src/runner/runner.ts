@@ -16,7 +16,7 @@ import {
   isAdkError,
   NotFoundError,
 } from '../errors/errors.js';
-import type { Content } from '../events/content.js';
+import { type Content, contentText } from '../events/content.js';
 import {
   createEvent,
   type Event,
@@ -27,6 +27,13 @@ import {
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { isStoredLiveEvent } from '../flow/live-flow.js';
+import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedMetadata } from '../guardrails/guardrail.js';
+import {
+  checkInput,
+  checkLiveContent,
+  hasInputGuardrails,
+  startInputGate,
+} from '../guardrails/run-guardrails.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -193,6 +200,7 @@ export class Runner {
       options.multitaskStrategy ?? (this.concurrentRuns === 'reject' ? 'reject' : 'enqueue'),
       options.runTiming,
     );
+    this.runs.keepsMessage = () => !hasInputGuardrails(this.pluginManager, this.agent);
     if (this.hasWorkflow) {
       // The run record needs the invocation id before the run starts: an answer to a paused
       // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).
@@ -523,13 +531,36 @@ export class Runner {
           message = (await this.pluginManager.onUserMessage({ context: ctx, message })) ?? message;
           ctx = new InvocationContext({ ...ctx, userContent: message });
         }
+        // Input guardrails: a rewrite replaces the message before it is committed; a tripwire
+        // commits nothing of it (docs/decisions/0030-guardrails.md).
+        let checked: Awaited<ReturnType<typeof checkInput>>;
+        try {
+          checked = await checkInput(ctx, this.agent, message);
+        } catch (error) {
+          // The run's record must not keep what the guardrail stopped.
+          if (isGuardrailTripped(error) && tracker?.replaceInput) {
+            const { newMessage: _withheld, ...rest } = tracker.record.input;
+            await tracker.replaceInput(rest);
+          }
+          throw error;
+        }
+        if (checked && checked.message !== message) {
+          message = checked.message;
+          ctx = new InvocationContext({ ...ctx, userContent: message });
+          await tracker?.replaceInput?.({ ...tracker.record.input, newMessage: message });
+        }
         const userEvent = createEvent({
           invocationId,
           author: 'user',
           content: message,
-          actions: { stateDelta: { ...params.stateDelta } },
+          actions: { stateDelta: { ...params.stateDelta, ...checked?.context.actions.stateDelta } },
+          ...(checked && checked.records.length > 0
+            ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: checked.records } }
+            : {}),
         });
         yield this.commit(ctx, userEvent);
+        if (checked && checked.parallel.length > 0)
+          shared.inputGate = startInputGate(checked.parallel, message, checked.context);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
@@ -550,12 +581,18 @@ export class Runner {
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
+        if (shared.inputGate) {
+          const tripped = await shared.inputGate.done;
+          if (tripped) throw tripped;
+        }
       }
       afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
     } catch (error) {
       failure = error;
-      const cancelled = signal.aborted || isAdkError(error, 'CANCELLED');
+      shared.inputGate = undefined;
+      const tripped = isGuardrailTripped(error);
+      const cancelled = !tripped && (signal.aborted || isAdkError(error, 'CANCELLED'));
       if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
       const event = createEvent({
         invocationId,
@@ -563,6 +600,7 @@ export class Runner {
         errorCode: cancelled ? 'CANCELLED' : errorCodeOf(error),
         errorMessage: cancelled ? 'The run was cancelled' : describeError(error),
         ...(cancelled ? { interrupted: true } : {}),
+        ...(tripped ? { customMetadata: trippedMetadata(error) } : {}),
       });
       // An error event is best-effort: if the store itself failed, still tell the caller.
       try {
@@ -649,6 +687,7 @@ export class Runner {
           author: ctx.agent.name,
           errorCode: errorCodeOf(error),
           errorMessage: describeError(error),
+          ...(isGuardrailTripped(error) ? { customMetadata: trippedMetadata(error) } : {}),
         });
         try {
           yield await this.commitLive(ctx, event);
@@ -672,8 +711,9 @@ export class Runner {
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
-    const final = replaced ?? event;
+    let final = replaced ?? event;
     if (!isStoredLiveEvent(final)) return final;
+    final = await this.guardLiveEvent(ctx, final);
     const delta = final.actions.stateDelta;
     for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
     if (final.inputTranscription || final.outputTranscription) {
@@ -683,8 +723,43 @@ export class Runner {
     return final;
   }
 
+  /**
+   * A live session's stored text (transcripts included) through the guardrails before it is
+   * stored: the user's through the input guardrails, an agent's through its output guardrails.
+   */
+  private async guardLiveEvent(ctx: InvocationContext, event: Event): Promise<Event> {
+    const content = event.content;
+    if (!content || event.errorCode || !content.parts.some((p) => p.text !== undefined && !p.thought))
+      return event;
+    // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
+    if (event.author === 'user' && !event.inputTranscription) return event;
+    const checked = await checkLiveContent(ctx, this.agent, event.author, content);
+    if (!checked || checked.records.length === 0) return event;
+    const text = contentText(checked.content);
+    const guarded: Event = {
+      ...event,
+      content: checked.content,
+      actions: {
+        ...event.actions,
+        stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
+      },
+      customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records },
+    };
+    // What the client is shown of the transcript is the checked text too.
+    if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };
+    if (event.outputTranscription) guarded.outputTranscription = { ...event.outputTranscription, text };
+    return guarded;
+  }
+
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
   private async commit(ctx: InvocationContext, event: Event): Promise<Event> {
+    // Nothing is committed past input guardrails that still run beside the model call.
+    const gate = ctx.shared.inputGate;
+    if (gate && !event.partial) {
+      const tripped = await gate.done;
+      if (tripped) throw tripped;
+      ctx.shared.inputGate = undefined;
+    }
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });

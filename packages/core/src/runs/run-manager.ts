@@ -66,6 +66,11 @@ export interface RunTracker<P extends ManagedRunParams = ManagedRunParams> {
   /** Marks the run running (call once it holds the session). */
   started: () => Promise<void>;
   observe(event: Event): void;
+  /**
+   * Replaces the input kept in the run's record: input guardrails redacted the message (or
+   * withheld it), and the original must not outlive the run in the store.
+   */
+  replaceInput?(input: RunInput): Promise<void>;
   /** Records how the run ended; only the first call counts. */
   end(completed: boolean, thrown?: unknown): Promise<void>;
 }
@@ -128,6 +133,12 @@ export class RunManager {
    * workflow continues that workflow's invocation); undefined for a new invocation.
    */
   invocationIdFor: ((params: ManagedRunParams) => Promise<string | undefined>) | undefined;
+  /**
+   * Whether a run executed in this process may keep its message in its record. Not when input
+   * guardrails may redact it: the record is written before they run, and a database keeps old row
+   * versions on disk (docs/decisions/0030-guardrails.md).
+   */
+  keepsMessage: (() => boolean) | undefined;
   private readonly active = new Map<string, ActiveRun>();
   private readonly bySession = new Map<string, Set<ActiveRun>>();
   private unsubscribe: (() => void) | undefined;
@@ -195,6 +206,10 @@ export class RunManager {
         Object.assign(active.record, patch);
         await this.store.updateRun(this.key(record.id), patch);
       },
+      replaceInput: async (input) => {
+        active.record.input = input;
+        await this.store.updateRun(this.key(record.id), { input });
+      },
       observe: (event) => {
         if (active.listeners.size > 0 || (active.complete && !event.partial)) this.publish(active, event);
         if (event.partial) return;
@@ -250,7 +265,8 @@ export class RunManager {
       if (strategy === 'interrupt') await Promise.all(others.map((run) => this.cancel(run.id)));
     }
     const input: RunInput = {};
-    if (params.newMessage) input.newMessage = params.newMessage;
+    if (params.newMessage && (!executeHere || (this.keepsMessage?.() ?? true)))
+      input.newMessage = params.newMessage;
     if (params.stateDelta) input.stateDelta = params.stateDelta;
     if (params.runConfig) input.runConfig = params.runConfig;
     const createdAt = nowMs();

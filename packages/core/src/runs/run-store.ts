@@ -60,7 +60,10 @@ export interface RunRecord {
 
 export type RunPatch = Partial<
   Pick<RunRecord, 'status' | 'owner' | 'heartbeatAt' | 'cancelRequested' | 'startedAt' | 'endedAt' | 'error'>
->;
+> & {
+  /** Replaces what the run was started with (an input guardrail redacted or withheld the message). */
+  input?: RunInput;
+};
 
 export interface RunKey {
   appName: string;

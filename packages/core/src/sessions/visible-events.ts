@@ -1,5 +1,7 @@
 import type { Event } from '../events/event.js';
 
+const TRIPPED = 'GUARDRAIL_TRIPPED';
+
 /** Per log array: how far it was scanned without finding a rewind (the common case: none). */
 const scanned = new WeakMap<readonly Event[], number>();
 
@@ -15,7 +17,8 @@ export function visibleEvents<T extends Event>(events: readonly T[]): T[] {
   const from = scanned.get(events) ?? 0;
   let found = false;
   for (let i = from; i < events.length; i++) {
-    if ((events[i] as T).actions.rewindBeforeInvocationId !== undefined) {
+    const event = events[i] as T;
+    if (event.actions.rewindBeforeInvocationId !== undefined || event.errorCode === TRIPPED) {
       found = true;
       break;
     }
@@ -27,7 +30,12 @@ export function visibleEvents<T extends Event>(events: readonly T[]): T[] {
   const firstIndex = firstIndexByInvocation(events);
   const hidden = new Uint8Array(events.length);
   for (let i = events.length - 1; i >= 0; i--) {
-    const target = (events[i] as T).actions.rewindBeforeInvocationId;
+    const event = events[i] as T;
+    // A guardrail's tripwire withdraws its invocation: nothing of it reaches the model's history or
+    // memory again (docs/decisions/0030-guardrails.md); the error event itself stays.
+    const target =
+      event.actions.rewindBeforeInvocationId ??
+      (event.errorCode === TRIPPED ? event.invocationId : undefined);
     if (target === undefined) continue;
     const start = firstIndex.get(target);
     if (start === undefined || start >= i) continue;

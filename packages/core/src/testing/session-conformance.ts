@@ -314,6 +314,29 @@ export function sessionServiceConformance(
       }),
     },
     {
+      name: "a model response's fields round-trip unchanged: modelVersion, logprobs, cache metadata, transcriptions",
+      run: withService(async (s) => {
+        const appName = app('response-fields');
+        const session = await s.createSession({ appName, userId: 'u1' });
+        const e = event({
+          author: 'agent',
+          content: { role: 'model', parts: [{ text: 'hi' }] },
+          modelVersion: 'gemini-2.5-flash-001',
+          avgLogprobs: -0.25,
+          logprobsResult: { topCandidates: [{ candidates: [{ token: 'hi', logProbability: -0.25 }] }] },
+          cacheMetadata: { cacheName: 'projects/p/cachedContents/1', invocationsUsed: 2 },
+          citationMetadata: { citations: [{ startIndex: 0, uri: 'https://example.com' }] },
+          inputTranscription: { text: 'hello', finished: true },
+          outputTranscription: { text: 'hi', finished: true },
+        });
+        const plain = event({ author: 'user', content: { role: 'user', parts: [{ text: 'plain' }] } });
+        await s.appendEvent(session, e);
+        await s.appendEvent(session, plain);
+        const got = await s.getSession({ appName, userId: 'u1', sessionId: session.id });
+        assert.deepEqual(got?.events, JSON.parse(JSON.stringify([e, plain])));
+      }),
+    },
+    {
       name: 'workflow fields round-trip unchanged: output (any JSON, null too), nodeInfo and actions.route',
       run: withService(async (s) => {
         const appName = app('workflow');

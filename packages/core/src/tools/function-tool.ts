@@ -32,11 +32,40 @@ export class ToolArgumentsError extends Error {
   }
 }
 
-/** Converts a zod schema to the JSON Schema of a function declaration. */
+/**
+ * Converts a zod schema to the JSON Schema of a function declaration: what the user declared and
+ * nothing zod adds on its own (no `$schema`, no ±2^53-1 bounds of `.int()`, no built-in pattern
+ * behind a string `format`, no `propertyNames: {type: string}` of a record). `additionalProperties:
+ * false` appears only for a strict object, which asks for it.
+ */
 export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = zod().z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const json = zod().z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => dropImplicitKeywords(zodSchema, jsonSchema),
+  }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/** The parts of a zod schema's definition that say where a keyword came from. */
+interface ZodDefView {
+  type?: string;
+  format?: string;
+  checks?: { _zod?: { def?: { check?: string; format?: string } } }[];
+}
+
+function dropImplicitKeywords(zodSchema: unknown, json: JsonSchema): void {
+  const def: ZodDefView = (zodSchema as { _zod?: { def?: ZodDefView } })._zod?.def ?? {};
+  const checks = (def.checks ?? []).map((c) => c._zod?.def ?? {});
+  if (def.type === 'number' && (def.format === 'safeint' || checks.some((c) => c.format === 'safeint'))) {
+    if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
+    if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+  }
+  // A format such as `date-time` or `email` says it; the regex zod checks it with is its own.
+  if (def.type === 'string' && def.format && !checks.some((c) => c.format === 'regex')) delete json.pattern;
+  const names = json.propertyNames as JsonSchema | undefined;
+  if (names && Object.keys(names).length === 1 && names.type === 'string') delete json.propertyNames;
 }
 
 /** A tool from a zod schema and a typed function. */

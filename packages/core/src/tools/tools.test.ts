@@ -40,7 +40,7 @@ describe('tools', () => {
         type: 'object',
         properties: {
           room: { type: 'string', description: 'Room id' },
-          nights: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 },
+          nights: { type: 'integer', minimum: 1, default: 1 },
         },
         required: ['room'],
       },

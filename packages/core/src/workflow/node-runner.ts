@@ -271,6 +271,8 @@ async function consume(
       if (isEvent(item)) {
         const event = stamp(item, ctx, branch);
         if (event.longRunningToolIds?.length) ctx.interruptIds.push(...event.longRunningToolIds);
+        // A long-running call answered at once (an interim result) does not interrupt the node.
+        if (ctx.interruptIds.length > 0) dropAnswered(ctx.interruptIds, event);
         if (event.errorCode && !event.partial) reported = event;
         if (event.output !== undefined) {
           if (ctx.hasOutput) throw tooMany(p);
@@ -386,3 +388,12 @@ async function fail(p: NodeRunParams, ctx: NodeContext, error: unknown): Promise
 }
 
 const ATTEMPT_ENDED = /* @__PURE__ */ new CancelledError('The node attempt has ended');
+
+function dropAnswered(ids: string[], event: Event): void {
+  for (const part of event.content?.parts ?? []) {
+    const id = part.functionResponse?.id;
+    if (id === undefined) continue;
+    const at = ids.indexOf(id);
+    if (at >= 0) ids.splice(at, 1);
+  }
+}

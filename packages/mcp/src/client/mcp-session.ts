@@ -1,6 +1,11 @@
 import { CancelledError, describeError } from '@adk/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ClientCapabilities,
+  ElicitRequest,
+  ElicitResult,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpConnectionError, McpRequestError, McpTimeoutError } from '../errors.js';
 import {
   connectionHint,
@@ -20,7 +25,14 @@ export interface McpSessionOptions {
   onToolsChanged?: () => void;
   /** Called when a connection is dropped (the server died, the session expired, or close()). */
   onDisconnect?: () => void;
+  /** Capabilities declared to the server (elicitation, sampling). */
+  capabilities?: ClientCapabilities;
+  /** Registers the handlers of server-to-client requests (sampling) on a new client. */
+  onClient?: (client: Client) => Promise<void> | void;
 }
+
+/** Answers an elicitation the server sends while a request runs. */
+export type Elicitor = (params: ElicitRequest['params']) => Promise<ElicitResult>;
 
 interface Connected {
   client: Client;
@@ -43,6 +55,11 @@ export class McpSession {
   private live: Connected | undefined;
   /** Counts close() calls: a request cut off by close() is not retried on a new connection. */
   private closes = 0;
+  /**
+   * The elicitors of the requests in flight. A server's elicitation carries no link to the call it
+   * belongs to on every transport, so it goes to the newest call that can answer one.
+   */
+  private readonly elicitors: Elicitor[] = [];
 
   constructor(private readonly options: McpSessionOptions) {}
 
@@ -52,6 +69,21 @@ export class McpSession {
 
   /** Runs `request` on the session, connecting first if needed; retried once after a lost connection. */
   async request<T>(
+    what: string,
+    request: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
+    signal?: AbortSignal,
+    elicitor?: Elicitor,
+  ): Promise<T> {
+    if (!elicitor) return this.requestOnce(what, request, signal);
+    this.elicitors.push(elicitor);
+    try {
+      return await this.requestOnce(what, request, signal);
+    } finally {
+      this.elicitors.splice(this.elicitors.lastIndexOf(elicitor), 1);
+    }
+  }
+
+  private async requestOnce<T>(
     what: string,
     request: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
     signal?: AbortSignal,
@@ -133,14 +165,23 @@ export class McpSession {
     let opened: Awaited<ReturnType<typeof openTransport>> | undefined;
     let client: Client | undefined;
     try {
-      const [{ Client }, { ToolListChangedNotificationSchema }, transport] = await Promise.all([
-        import('@modelcontextprotocol/sdk/client/index.js'),
-        import('@modelcontextprotocol/sdk/types.js'),
-        openTransport(connection),
-      ]);
+      const [{ Client }, { ToolListChangedNotificationSchema, ElicitRequestSchema }, transport] =
+        await Promise.all([
+          import('@modelcontextprotocol/sdk/client/index.js'),
+          import('@modelcontextprotocol/sdk/types.js'),
+          openTransport(connection),
+        ]);
       opened = transport;
-      client = new Client(CLIENT_INFO, { capabilities: {} });
+      client = new Client(CLIENT_INFO, { capabilities: this.options.capabilities ?? {} });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsChanged?.());
+      if (this.options.capabilities?.elicitation) {
+        client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          const elicitor = this.elicitors.at(-1);
+          // An elicitation outside any call of ours (no one to ask): refused.
+          return elicitor ? elicitor(request.params) : { action: 'decline' };
+        });
+      }
+      await this.options.onClient?.(client);
       const connected: Connected = { client, stderrTail: transport.stderrTail };
       // The SDK reports transport errors here too; a lost connection surfaces through onclose.
       client.onerror = () => undefined;

@@ -8,7 +8,16 @@ import {
   type ToolContext,
 } from '@adk/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpSession } from './mcp-session.js';
+import {
+  elicitationReplay,
+  elicitationRequestOf,
+  MCP_ELICITATION,
+  type McpElicitationAnswer,
+  type McpElicitationHandler,
+  type McpElicitationRequest,
+  type StoredElicitation,
+} from './elicitation.js';
+import type { Elicitor, McpSession } from './mcp-session.js';
 import { type McpCallResult, toFunctionResponse } from './result-mapping.js';
 
 /** A progress notification of a running MCP tool call. */
@@ -39,7 +48,12 @@ export interface McpToolCallOptions {
   requireConfirmation?: boolean | string[] | McpCallPredicate | undefined;
   /** Moves the toolset's media into inline data parts of a model request (once per request). */
   attachMedia: (request: LlmRequest) => void;
+  /** Answers elicitations in code; those it leaves (undefined) pause the run for the user. */
+  elicitationHandler?: McpElicitationHandler | undefined;
 }
+
+/** The MCP error a server answers with when the user must first complete a URL flow. */
+const URL_ELICITATION_REQUIRED = -32042;
 
 /** One tool of an MCP server, as an ADK tool. Created by McpToolset. */
 export class McpTool extends BaseTool {
@@ -73,22 +87,64 @@ export class McpTool extends BaseTool {
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
-    const { timeoutMs } = this.options;
+    const { timeoutMs, elicitationHandler } = this.options;
     const signal = context.signal;
     const onProgress = this.progressReporter(context);
-    const result = await this.session.request(
-      `tools/call "${this.mcpName}"`,
-      (client, own) =>
-        client.callTool({ name: this.mcpName, arguments: args }, undefined, {
-          ...(own ? { signal: own } : {}),
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          // The SDK asks for progress (sends a progressToken) only when a callback is given.
-          ...(onProgress ? { onprogress: onProgress } : {}),
-        }),
-      signal,
-    );
+    // A call the user answered an elicitation of runs again: earlier answers are replayed in order.
+    const replay = elicitationReplay(context);
+    if (replay?.retry) return this.pause(context, replay.retry.stored, replay.retry.error);
+    const answers: McpElicitationAnswer[] = [...(replay?.answers ?? [])];
+    let asked = 0;
+    let question: McpElicitationRequest | undefined;
+    const elicitor: Elicitor = async (params) => {
+      const index = asked++;
+      const known = answers[index];
+      if (known) return known;
+      const request = elicitationRequestOf(params, this.session.name, this.mcpName);
+      const handled = question ? undefined : await elicitationHandler?.(request, context);
+      if (handled) {
+        answers.push(handled);
+        return handled;
+      }
+      // Left to the user: the server hears "cancel" now, the run pauses, and the call is made
+      // again once the user has answered (the answer is in the session, so it survives restarts).
+      question ??= request;
+      return { action: 'cancel' };
+    };
+    let result: unknown;
+    try {
+      result = await this.session.request(
+        `tools/call "${this.mcpName}"`,
+        (client, own) =>
+          client.callTool({ name: this.mcpName, arguments: args }, undefined, {
+            ...(own ? { signal: own } : {}),
+            timeout: timeoutMs,
+            resetTimeoutOnProgress: true,
+            // The SDK asks for progress (sends a progressToken) only when a callback is given.
+            ...(onProgress ? { onprogress: onProgress } : {}),
+          }),
+        signal,
+        elicitor,
+      );
+    } catch (error) {
+      const urlQuestion = question
+        ? undefined
+        : urlElicitationRequired(error, this.session.name, this.mcpName);
+      // Consent was given (an answer is recorded) but the server asks again: that is its error.
+      if (!urlQuestion || answers.length > asked) throw error;
+      question = urlQuestion;
+    }
+    if (question) return this.pause(context, { question, answers: answers.slice(0, asked) });
     return toFunctionResponse(result as McpCallResult);
+  }
+
+  /** Asks the user through the one pause mechanism: a confirmation whose payload is the elicitation. */
+  private pause(context: ToolContext, stored: StoredElicitation, error?: string): Record<string, unknown> {
+    const { question } = stored;
+    const hint =
+      question.mode === 'url' ? `${question.message} ${question.url ?? ''}`.trim() : question.message;
+    context.requestConfirmation(error ? `${error}. ${hint}` : hint, { [MCP_ELICITATION]: stored });
+    return { status: 'waiting for user input', elicitation: question.message };
   }
 
   /** The SDK's progress callback: the toolset's callback and/or a partial event, or none. */
@@ -126,4 +182,19 @@ export class McpTool extends BaseTool {
     // Every tool of the toolset asks; the toolset's attacher acts once per request.
     this.options.attachMedia(request);
   }
+}
+
+/** The URL elicitation of a -32042 error (the server needs the user to open a URL first). */
+function urlElicitationRequired(
+  error: unknown,
+  server: string,
+  tool: string,
+): McpElicitationRequest | undefined {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const { code, data } = cause as { code?: unknown; data?: unknown };
+  if (code !== URL_ELICITATION_REQUIRED || typeof data !== 'object' || data === null) return undefined;
+  const list = (data as { elicitations?: unknown }).elicitations;
+  const first = Array.isArray(list) ? list[0] : undefined;
+  if (typeof first !== 'object' || first === null) return undefined;
+  return elicitationRequestOf({ mode: 'url', ...(first as object) } as never, server, tool);
 }

@@ -1,6 +1,7 @@
 import { type BaseTool, BaseToolset, type LlmRequest, type ReadonlyContext } from '@adk/core';
 import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { defaultServerName, type McpConnection } from './connection.js';
+import type { McpElicitationHandler } from './elicitation.js';
 import { McpSession } from './mcp-session.js';
 import { type McpCallPredicate, type McpProgress, McpTool } from './mcp-tool.js';
 import { ListResourcesTool, ReadResourceTool } from './resource-tools.js';
@@ -30,6 +31,14 @@ export interface McpToolsetOptions {
   progressEvents?: boolean;
   /** Also offer `list_resources` and `read_resource` tools (prefixed like the others). */
   resources?: boolean;
+  /**
+   * Declare elicitation (form and URL mode) to the server (default true). A server's request for
+   * input pauses the run as a tool confirmation whose payload holds the question (`mcpElicitation`)
+   * unless `elicitationHandler` answers it in code.
+   */
+  elicitation?: boolean;
+  /** Answers elicitations in code; return undefined to leave one to the user. */
+  elicitationHandler?: McpElicitationHandler;
 }
 
 /**
@@ -63,6 +72,7 @@ export class McpToolset extends BaseToolset {
       onDisconnect: () => {
         this.listing = undefined;
       },
+      capabilities: options.elicitation === false ? {} : { elicitation: { form: {}, url: {} } },
     });
   }
 
@@ -121,7 +131,8 @@ export class McpToolset extends BaseToolset {
   private toolFor(definition: Tool): McpTool {
     const known = this.tools.get(definition.name);
     if (known && known.definition === definition) return known.tool;
-    const { toolNamePrefix, timeoutMs, onProgress, progressEvents, requireConfirmation } = this.options;
+    const { toolNamePrefix, timeoutMs, onProgress, progressEvents, requireConfirmation, elicitationHandler } =
+      this.options;
     const name = adkToolName(definition.name, toolNamePrefix);
     this.toolNames.add(name);
     const tool = new McpTool(name, definition, this.session, {
@@ -130,6 +141,7 @@ export class McpToolset extends BaseToolset {
       progressEvents,
       requireConfirmation,
       attachMedia: this.attachMedia,
+      elicitationHandler,
     });
     this.tools.set(definition.name, { tool, definition });
     return tool;

@@ -46,6 +46,16 @@ export function assistantModel(): ScriptedModel {
       const save = /save (\S+)/i.exec(text);
       if (save) return functionCallResponse('save_note', { name: save[1], text: `note ${save[1]}` });
       if (/explode/i.test(text)) return new Error('the model exploded');
+      if (/metadata/i.test(text))
+        return {
+          content: { role: 'model', parts: [{ text: 'with metadata' }] },
+          finishReason: 'STOP',
+          modelVersion: 'gemini-2.5-flash-001',
+          avgLogprobs: -0.125,
+          logprobsResult: { chosenCandidates: [{ token: 'with', logProbability: -0.125 }] },
+          cacheMetadata: { cacheName: 'cachedContents/1' },
+          citationMetadata: { citations: [{ startIndex: 0, endIndex: 4 }] },
+        };
       if (/slow/i.test(text)) await new Promise((r) => setTimeout(r, 400));
       return `You said: ${text}`;
     },

@@ -23,7 +23,10 @@ export function appRoutes(app: Hono, ctx: RouteContext): void {
     const apps = [];
     for (const name of names) {
       try {
-        apps.push(appSummary(name, await ctx.apps.agent(name), await ctx.apps.language(name)));
+        apps.push({
+          ...appSummary(name, await ctx.apps.agent(name), await ctx.apps.language(name)),
+          ...(ctx.protocols ? { protocols: ctx.protocols(name) } : {}),
+        });
       } catch (error) {
         ctx.logger.warn(errorLine(`App ${name} is left out of /list-apps`, error));
       }
@@ -38,6 +41,7 @@ export function appRoutes(app: Hono, ctx: RouteContext): void {
     for (const a of agent.descendantsAndSelf()) agents[a.name] = { name: a.name, description: a.description };
     return c.json({
       ...appSummary(name, agent, await ctx.apps.language(name)),
+      ...(ctx.protocols ? { protocols: ctx.protocols(name) } : {}),
       agents,
       graph: agentGraph(agent),
     });

@@ -17,6 +17,8 @@ export interface RouteContext {
   bodyLimit: number;
   /** Set when spans are collected (the trace routes and event links use it). */
   spans: InMemorySpanStore | undefined;
+  /** The protocols an app is served over, by name, with their paths (for `/list-apps?detailed=true`). */
+  protocols?: (appName: string) => Record<string, string>;
   /** Runs a request's work in its HTTP span's context (when spans are exported). */
   bind: RequestContextBinder | undefined;
 }

@@ -24,6 +24,7 @@ import { artifactRoutes } from '../routes/artifacts.js';
 import type { RouteContext } from '../routes/context.js';
 import { debugRoutes } from '../routes/debug.js';
 import { devRoutes } from '../routes/dev.js';
+import { appProtocols, frontendRoutes, loadFrontendModules } from '../routes/frontends.js';
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
 import { runsRoutes } from '../routes/runs.js';
@@ -75,6 +76,11 @@ export interface AdkServerOptions {
   ui?: AdkServerUi;
   /** Each app also an A2A agent at `/a2a/{app}`. Default true (off, with a warning, without @adk/a2a). */
   a2a?: boolean;
+  /**
+   * Each app also speaks the AI SDK's chat protocol (`/apps/{app}/chat`, with `@adk/ai-sdk`) and
+   * AG-UI (`/apps/{app}/ag-ui`, with `@adk/ag-ui`) when those packages are installed. Default true.
+   */
+  frontends?: boolean;
   /** Extra routes, registered before the built-in ones (so eval routes replace the placeholders). */
   routes?: Array<(app: Hono) => void>;
   /**
@@ -236,7 +242,10 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
           typeof options.runWorker === 'object' ? options.runWorker : {},
         )
       : undefined;
+  const frontends =
+    options.frontends === false ? { aiSdk: undefined, agUi: undefined } : await loadFrontendModules();
   const ctx: RouteContext = {
+    protocols: (name) => appProtocols(name, frontends, a2a !== undefined),
     bind: http?.bind,
     apps,
     stores,
@@ -320,6 +329,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   devRoutes(app, ctx);
   const mounts = a2a ? new A2aMounts(a2a, ctx) : undefined;
   if (mounts) a2aRoutes(app, ctx, mounts);
+  frontendRoutes(app, ctx, frontends);
   if (options.ui) uiRoutes(app, options.ui);
 
   const live = new LiveSockets(ctx, {

@@ -3,6 +3,7 @@ import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migrat
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
+import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
@@ -133,6 +134,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     // Initial state and fork origin of sessions (0006_session_fork); listed in name order, the
     // order the migrator applies them.
     ...forkMigrations(family, tables),
+    // What events keep of model responses (0007_model_response_fields).
+    ...modelResponseMigrations(family, tables),
   };
 }
 

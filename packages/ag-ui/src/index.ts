@@ -1,0 +1,20 @@
+export type { AgUiEvent, AgUiEventType, JsonPatchOperation } from './events.js';
+export {
+  FRONTEND_TOOLS_KEY,
+  FrontendTool,
+  type FrontendToolSpec,
+  FrontendToolset,
+  installFrontendTools,
+} from './frontend-tools.js';
+export { type AgUiHandler, type AgUiHandlerOptions, createAgUiHandler } from './handler.js';
+export {
+  type AgUiInputMessage,
+  AgUiRequestError,
+  type AgUiRunInput,
+  openCalls,
+  parseRunInput,
+  runMessage,
+  stateDelta,
+} from './input.js';
+export { toAgUiMessages } from './messages.js';
+export { type AgUiEventsOptions, AgUiTranslator, statePatch, toAgUiEvents } from './translate.js';

@@ -1,0 +1,406 @@
+import {
+  type Event,
+  type FunctionCall,
+  isPlainObject,
+  REQUEST_CONFIRMATION,
+  REQUEST_INPUT,
+  type UsageMetadata,
+} from '@adk/core';
+import type { Interrupt, TokenUsage } from '@ag-ui/core';
+import type { AgUiEvent, JsonPatchOperation } from './events.js';
+
+export const REQUEST_CREDENTIAL = 'adk_request_credential';
+
+/** Options of the translation of one run's events into one AG-UI run. */
+export interface AgUiEventsOptions {
+  threadId: string;
+  runId: string;
+  /** The client's `protocolVersion`: 1.0-only fields are sent only when it is 1.0 or later. */
+  protocolVersion?: string | undefined;
+  /** The state the run starts from (sent as STATE_SNAPSHOT; deltas are patches against it). */
+  state?: Record<string, unknown>;
+  /** Names of the client's own tools: their open calls end the run as `pendingToolCallIds`. */
+  frontendTools?: Iterable<string>;
+  /** Results to announce first (answers the previous run's interrupts gave). */
+  results?: { toolCallId: string; content: unknown }[];
+}
+
+/** Whether a `major.minor[.patch]` version is at least 1.0. */
+export function speaks1(version: string | undefined): boolean {
+  if (!version) return false;
+  const major = Number(version.split('.')[0]);
+  return Number.isFinite(major) && major >= 1;
+}
+
+/** A JSON pointer token (RFC 6901). */
+function pointer(key: string): string {
+  return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** State as the client sees it: `temp:` keys never leave the invocation. */
+export function visibleState(state: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(state)) if (!key.startsWith('temp:')) out[key] = value;
+  return out;
+}
+
+/** A state delta as RFC 6902 operations against `current` (which it updates). */
+export function statePatch(
+  current: Record<string, unknown>,
+  delta: Record<string, unknown>,
+): JsonPatchOperation[] {
+  const ops: JsonPatchOperation[] = [];
+  for (const [key, value] of Object.entries(delta)) {
+    if (key.startsWith('temp:')) continue;
+    if (value === null || value === undefined) {
+      // `null` is the state model's unset.
+      if (key in current) {
+        ops.push({ op: 'remove', path: pointer(key) });
+        delete current[key];
+      }
+      continue;
+    }
+    ops.push({ op: key in current ? 'replace' : 'add', path: pointer(key), value });
+    current[key] = value;
+  }
+  return ops;
+}
+
+export function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+}
+
+/** The original call an `adk_request_confirmation` asks about. */
+export function confirmedCall(call: FunctionCall): { id: string; name: string; args: unknown } | undefined {
+  const original = call.args.originalFunctionCall;
+  if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
+    return undefined;
+  return { id: original.id, name: original.name, args: original.args ?? {} };
+}
+
+function usageOf(u: UsageMetadata, model: string | undefined): TokenUsage {
+  const input = u.promptTokenCount ?? 0;
+  const output = (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0);
+  return {
+    ...(model ? { model } : {}),
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input + output,
+    ...(u.thoughtsTokenCount ? { reasoningTokens: u.thoughtsTokenCount } : {}),
+    ...(u.cachedContentTokenCount ? { cachedInputTokens: u.cachedContentTokenCount } : {}),
+  };
+}
+
+/**
+ * Translates one run's ADK events into an AG-UI run (pure). RUN_STARTED and STATE_SNAPSHOT come
+ * first; a STEP per agent turn; text and reasoning as start/content/end; every call as
+ * TOOL_CALL_START/ARGS/END under the assistant message of its model turn, and its result as
+ * TOOL_CALL_RESULT; state deltas as STATE_DELTA patches; the run ends with RUN_FINISHED (its
+ * outcome an interrupt when the run paused for an answer) or RUN_ERROR.
+ */
+export class AgUiTranslator {
+  private started = false;
+  private ended = false;
+  private step: string | undefined;
+  private text: { id: string; sent: string } | undefined;
+  private reasoning: { id: string; sent: string } | undefined;
+  /** The assistant message of the current model turn (tool calls hang under it). */
+  private turnMessageId: string | undefined;
+  private turnDone = true;
+  /** The turn's message id has named a text message already (a second text gets its own id). */
+  private turnTextUsed = false;
+  private counter = 0;
+  private readonly state: Record<string, unknown>;
+  private readonly frontend: Set<string>;
+  private readonly interrupts = new Map<string, Interrupt>();
+  private readonly pendingFrontend: string[] = [];
+  private readonly usage: TokenUsage[] = [];
+  private readonly toolNames = new Map<string, string>();
+  private failed = false;
+
+  constructor(private readonly options: AgUiEventsOptions) {
+    this.state = visibleState(options.state ?? {});
+    this.frontend = new Set(options.frontendTools ?? []);
+  }
+
+  start(): AgUiEvent[] {
+    if (this.started) return [];
+    this.started = true;
+    const out: AgUiEvent[] = [
+      {
+        type: 'RUN_STARTED',
+        threadId: this.options.threadId,
+        runId: this.options.runId,
+        ...(speaks1(this.options.protocolVersion) ? { protocolVersion: '1.0' } : {}),
+      },
+      { type: 'STATE_SNAPSHOT', snapshot: { ...this.state } },
+    ];
+    for (const result of this.options.results ?? [])
+      out.push({
+        type: 'TOOL_CALL_RESULT',
+        messageId: this.nextId('result'),
+        toolCallId: result.toolCallId,
+        content: jsonText(result.content),
+        role: 'tool',
+      });
+    return out;
+  }
+
+  push(event: Event): AgUiEvent[] {
+    const out = this.start();
+    if (this.ended || event.author === 'user') return out;
+    if (event.author !== this.step) {
+      this.closeBlocks(out);
+      if (this.step) out.push({ type: 'STEP_FINISHED', stepName: this.step });
+      this.step = event.author;
+      this.turnDone = true;
+      out.push({ type: 'STEP_STARTED', stepName: event.author });
+    }
+    const parts = event.content?.parts ?? [];
+    if (event.content?.role === 'model' && parts.some((p) => p.text !== undefined || p.functionCall)) {
+      // A new model turn starts after the previous one's final event.
+      if (this.turnDone) {
+        this.closeBlocks(out);
+        this.turnMessageId = this.nextId('msg');
+        this.turnTextUsed = false;
+        this.turnDone = false;
+      }
+    }
+    if (event.partial) {
+      for (const part of parts) {
+        if (!part.text) continue;
+        if (part.thought) this.reasoningDelta(part.text, out);
+        else this.textDelta(part.text, event.author, out);
+      }
+      return out;
+    }
+    if (event.content?.role === 'model') {
+      const reasoning = parts
+        .filter((p) => p.thought && p.text)
+        .map((p) => p.text ?? '')
+        .join('');
+      const text = parts
+        .filter((p) => !p.thought && p.text)
+        .map((p) => p.text ?? '')
+        .join('');
+      if (reasoning) this.completeReasoning(reasoning, out);
+      else this.closeReasoning(out);
+      if (text) this.completeText(text, event.author, out);
+      else this.closeText(out);
+      this.turnDone = true;
+    }
+    for (const part of parts) {
+      if (part.functionCall) this.call(part.functionCall, event, out);
+      else if (part.functionResponse) {
+        const r = part.functionResponse;
+        if (r.name === REQUEST_CONFIRMATION) continue;
+        this.interrupts.delete(r.id);
+        out.push({
+          type: 'TOOL_CALL_RESULT',
+          messageId: `${event.id}-${r.id}`,
+          toolCallId: r.id,
+          content: jsonText(r.response),
+          role: 'tool',
+        });
+      }
+    }
+    if (event.usageMetadata) this.usage.push(usageOf(event.usageMetadata, undefined));
+    const ops = statePatch(this.state, event.actions.stateDelta);
+    if (ops.length > 0) out.push({ type: 'STATE_DELTA', delta: ops });
+    if (event.nodeInfo && event.output !== undefined)
+      out.push({
+        type: 'CUSTOM',
+        name: 'adk.node_output',
+        value: { path: event.nodeInfo.path, output: event.output },
+      });
+    if (event.errorCode || event.errorMessage) {
+      if (event.interrupted || event.errorCode === 'CANCELLED') return out;
+      this.failed = true;
+      out.push(...this.fail(event.errorMessage ?? 'The run failed', event.errorCode));
+    }
+    return out;
+  }
+
+  /** Ends the run with RUN_ERROR (nothing follows it). */
+  fail(message: string, code?: string): AgUiEvent[] {
+    const out = this.start();
+    if (this.ended) return out;
+    this.closeBlocks(out);
+    if (this.step) out.push({ type: 'STEP_FINISHED', stepName: this.step });
+    this.step = undefined;
+    this.ended = true;
+    out.push({ type: 'RUN_ERROR', message, ...(code ? { code } : {}) });
+    return out;
+  }
+
+  /** Ends the run with RUN_FINISHED: interrupts when it waits for answers, else success. */
+  finish(): AgUiEvent[] {
+    const out = this.start();
+    if (this.ended) return out;
+    this.closeBlocks(out);
+    if (this.step) out.push({ type: 'STEP_FINISHED', stepName: this.step });
+    this.step = undefined;
+    this.ended = true;
+    const interrupts = [...this.interrupts.values()];
+    out.push({
+      type: 'RUN_FINISHED',
+      threadId: this.options.threadId,
+      runId: this.options.runId,
+      outcome:
+        interrupts.length > 0
+          ? { type: 'interrupt', interrupts }
+          : {
+              type: 'success',
+              // A 1.0 field (0.x clients refuse it; they read pending calls from the stream).
+              ...(this.pendingFrontend.length > 0 && speaks1(this.options.protocolVersion)
+                ? { pendingToolCallIds: [...this.pendingFrontend] }
+                : {}),
+            },
+      ...(this.usage.length > 0 ? { usage: this.usage } : {}),
+    });
+    return out;
+  }
+
+  get hasFailed(): boolean {
+    return this.failed;
+  }
+
+  private nextId(kind: string): string {
+    return `${this.options.runId}-${kind}-${this.counter++}`;
+  }
+
+  private call(call: FunctionCall, event: Event, out: AgUiEvent[]): void {
+    const longRunning = event.longRunningToolIds?.includes(call.id) ?? false;
+    if (call.name === REQUEST_CONFIRMATION) {
+      const original = confirmedCall(call);
+      if (!original) return;
+      const confirmation = call.args.toolConfirmation;
+      const hint =
+        isPlainObject(confirmation) && typeof confirmation.hint === 'string' ? confirmation.hint : undefined;
+      this.interrupts.set(call.id, {
+        id: call.id,
+        reason: 'tool_approval',
+        toolCallId: original.id,
+        ...(hint ? { message: hint } : {}),
+        metadata: { adk: { toolName: original.name, args: original.args } },
+        responseSchema: {
+          type: 'object',
+          properties: { confirmed: { type: 'boolean' }, payload: {} },
+          required: ['confirmed'],
+        },
+      });
+      return;
+    }
+    this.toolNames.set(call.id, call.name);
+    out.push({
+      type: 'TOOL_CALL_START',
+      toolCallId: call.id,
+      toolCallName: call.name,
+      ...(this.turnMessageId ? { parentMessageId: this.turnMessageId } : {}),
+    });
+    out.push({ type: 'TOOL_CALL_ARGS', toolCallId: call.id, delta: JSON.stringify(call.args ?? {}) });
+    out.push({ type: 'TOOL_CALL_END', toolCallId: call.id });
+    if (!longRunning) return;
+    if (this.frontend.has(call.name)) {
+      this.pendingFrontend.push(call.id);
+      return;
+    }
+    if (call.name === REQUEST_INPUT) {
+      const message = typeof call.args.message === 'string' ? call.args.message : undefined;
+      const schema = call.args.responseSchema ?? call.args.response_schema;
+      this.interrupts.set(call.id, {
+        id: call.id,
+        reason: 'input_required',
+        toolCallId: call.id,
+        ...(message ? { message } : {}),
+        ...(isPlainObject(schema) ? { responseSchema: schema } : {}),
+        ...(call.args.payload !== undefined ? { metadata: { adk: { payload: call.args.payload } } } : {}),
+      });
+      return;
+    }
+    this.interrupts.set(call.id, {
+      id: call.id,
+      reason: call.name === REQUEST_CREDENTIAL ? 'auth_required' : 'long_running_tool',
+      toolCallId: call.id,
+      metadata: { adk: { toolName: call.name } },
+    });
+  }
+
+  private textDelta(delta: string, author: string, out: AgUiEvent[]): void {
+    this.closeReasoning(out);
+    if (!this.text) {
+      const id = !this.turnTextUsed && this.turnMessageId ? this.turnMessageId : this.nextId('msg');
+      this.turnMessageId = id;
+      this.turnTextUsed = true;
+      this.text = { id, sent: '' };
+      out.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant', name: author });
+    }
+    this.text.sent += delta;
+    out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: this.text.id, delta });
+  }
+
+  private completeText(full: string, author: string, out: AgUiEvent[]): void {
+    const sent = this.text?.sent ?? '';
+    if (!this.text) this.textDelta(full, author, out);
+    else if (full.startsWith(sent) && full.length > sent.length)
+      this.textDelta(full.slice(sent.length), author, out);
+    this.closeText(out);
+  }
+
+  private closeText(out: AgUiEvent[]): void {
+    if (!this.text) return;
+    out.push({ type: 'TEXT_MESSAGE_END', messageId: this.text.id });
+    this.text = undefined;
+  }
+
+  private reasoningDelta(delta: string, out: AgUiEvent[]): void {
+    this.closeText(out);
+    if (!this.reasoning) {
+      const id = this.nextId('reasoning');
+      this.reasoning = { id, sent: '' };
+      out.push({ type: 'REASONING_START', messageId: id });
+      out.push({ type: 'REASONING_MESSAGE_START', messageId: id, role: 'reasoning' });
+    }
+    this.reasoning.sent += delta;
+    out.push({ type: 'REASONING_MESSAGE_CONTENT', messageId: this.reasoning.id, delta });
+  }
+
+  private completeReasoning(full: string, out: AgUiEvent[]): void {
+    const sent = this.reasoning?.sent ?? '';
+    if (!this.reasoning) this.reasoningDelta(full, out);
+    else if (full.startsWith(sent) && full.length > sent.length)
+      this.reasoningDelta(full.slice(sent.length), out);
+    this.closeReasoning(out);
+  }
+
+  private closeReasoning(out: AgUiEvent[]): void {
+    if (!this.reasoning) return;
+    out.push({ type: 'REASONING_MESSAGE_END', messageId: this.reasoning.id });
+    out.push({ type: 'REASONING_END', messageId: this.reasoning.id });
+    this.reasoning = undefined;
+  }
+
+  private closeBlocks(out: AgUiEvent[]): void {
+    this.closeReasoning(out);
+    this.closeText(out);
+  }
+}
+
+/**
+ * An ADK run's events (e.g. `runner.run(…)`) as an AG-UI run: RUN_STARTED … RUN_FINISHED, or
+ * RUN_ERROR when the run fails (a failure of the iterable too; nothing is thrown).
+ */
+export async function* toAgUiEvents(
+  events: AsyncIterable<Event> | Iterable<Event>,
+  options: AgUiEventsOptions,
+): AsyncGenerator<AgUiEvent, void, undefined> {
+  const translator = new AgUiTranslator(options);
+  yield* translator.start();
+  try {
+    for await (const event of events) yield* translator.push(event);
+  } catch (error) {
+    yield* translator.fail(error instanceof Error ? error.message : String(error), 'RUN_FAILED');
+    return;
+  }
+  yield* translator.finish();
+}

@@ -1,0 +1,354 @@
+import type { BaseAgent } from '../agents/base-agent.js';
+import { CallbackContext } from '../agents/callback-context.js';
+import type { InvocationContext } from '../agents/invocation-context.js';
+import type { Content, Part } from '../events/content.js';
+import type { LlmRequest, LlmResponse } from '../models/llm.js';
+import type { PluginManager } from '../plugins/plugin-manager.js';
+import {
+  GUARDRAILS_METADATA_KEY,
+  type Guardrail,
+  type GuardrailPoint,
+  type GuardrailRecord,
+  type GuardrailStreaming,
+  type GuardrailSubject,
+  GuardrailTripped,
+  isGuardrailPlugin,
+  isGuardrailTripped,
+} from './guardrail.js';
+
+/** The guardrail options an LlmAgent carries (read structurally: no import cycle with the agent). */
+interface GuardedAgent {
+  inputGuardrails?: readonly Guardrail[];
+  outputGuardrails?: readonly Guardrail[];
+  toolGuardrails?: readonly Guardrail[];
+  guardrailStreaming?: GuardrailStreaming;
+}
+
+interface PluginGuardrails {
+  count: number;
+  input: Guardrail[];
+  output: Guardrail[];
+  tool: Guardrail[];
+  streaming: GuardrailStreaming | undefined;
+}
+
+const EMPTY: PluginGuardrails = { count: 0, input: [], output: [], tool: [], streaming: undefined };
+const byManager = new WeakMap<PluginManager, PluginGuardrails>();
+
+function pluginGuardrails(manager: PluginManager): PluginGuardrails {
+  if (manager.isEmpty) return EMPTY;
+  const plugins = manager.list();
+  const cached = byManager.get(manager);
+  if (cached && cached.count === plugins.length) return cached;
+  const found: PluginGuardrails = {
+    count: plugins.length,
+    input: [],
+    output: [],
+    tool: [],
+    streaming: undefined,
+  };
+  for (const plugin of plugins) {
+    if (!isGuardrailPlugin(plugin)) continue;
+    found.input.push(...plugin.guardrails.input);
+    found.output.push(...plugin.guardrails.output);
+    found.tool.push(...plugin.guardrails.tool);
+    found.streaming ??= plugin.streaming;
+  }
+  byManager.set(manager, found);
+  return found;
+}
+
+function applies(guardrail: Guardrail, point: GuardrailPoint): boolean {
+  return guardrail.points === undefined || guardrail.points.includes(point);
+}
+
+/** The guardrails of `agent` (plus the runner's plugin) at `point`. */
+export function guardrailsAt(ctx: InvocationContext, agent: BaseAgent, point: GuardrailPoint): Guardrail[] {
+  const fromPlugins = pluginGuardrails(ctx.pluginManager);
+  const own = agent as unknown as GuardedAgent;
+  let list: readonly Guardrail[];
+  let mine: readonly Guardrail[] | undefined;
+  if (point === 'input') {
+    list = fromPlugins.input;
+    mine = own.inputGuardrails;
+  } else if (point === 'output') {
+    list = fromPlugins.output;
+    mine = own.outputGuardrails;
+  } else {
+    list = fromPlugins.tool;
+    mine = own.toolGuardrails;
+  }
+  if (list.length === 0 && (!mine || mine.length === 0)) return [];
+  return [...list, ...(mine ?? [])].filter((g) => applies(g, point));
+}
+
+/** Whether a streamed answer of `agent` is held back until checked. */
+export function buffersStream(ctx: InvocationContext, agent: BaseAgent): boolean {
+  const mode =
+    (agent as unknown as GuardedAgent).guardrailStreaming ?? pluginGuardrails(ctx.pluginManager).streaming;
+  if (mode === 'retract') return false;
+  return guardrailsAt(ctx, agent, 'output').length > 0 || guardrailsAt(ctx, agent, 'toolInput').length > 0;
+}
+
+/** Every agent's input guardrails in the tree (the message is committed once, before any agent sees it). */
+const treeInput = new WeakMap<BaseAgent, Guardrail[]>();
+
+function inputGuardrailsOfTree(root: BaseAgent): Guardrail[] {
+  const cached = treeInput.get(root);
+  if (cached) return cached;
+  const found: Guardrail[] = [];
+  const walk = (agent: BaseAgent) => {
+    for (const g of (agent as unknown as GuardedAgent).inputGuardrails ?? [])
+      if (!found.includes(g)) found.push(g);
+    for (const child of agent.subAgents) walk(child);
+  };
+  walk(root);
+  treeInput.set(root, found);
+  return found;
+}
+
+/** Whether any input guardrail applies to messages for this agent tree. */
+export function hasInputGuardrails(manager: PluginManager, root: BaseAgent): boolean {
+  return pluginGuardrails(manager).input.length > 0 || inputGuardrailsOfTree(root).length > 0;
+}
+
+/** Runs checks in order; each sees the value the previous one left. Throws GuardrailTripped. */
+async function runChecks<T>(
+  guardrails: readonly Guardrail[],
+  subjectOf: (value: T) => GuardrailSubject,
+  value: T,
+  context: CallbackContext,
+  records: GuardrailRecord[],
+  callId?: string,
+): Promise<T> {
+  let current = value;
+  for (const guardrail of guardrails) {
+    const subject = subjectOf(current);
+    const result = await guardrail.check(subject, context);
+    if (!result || result.action === 'pass') continue;
+    if (result.action === 'tripwire')
+      throw new GuardrailTripped(guardrail.name, subject.point, result.reason, {
+        ...result.details,
+        ...(callId ? { callId } : {}),
+      });
+    current = result.value as T;
+    records.push({
+      guardrail: guardrail.name,
+      point: subject.point,
+      action: 'rewrite',
+      ...(result.findings ? { findings: result.findings } : {}),
+      ...(callId ? { callId } : {}),
+    });
+  }
+  return current;
+}
+
+export interface CheckedInput {
+  message: Content;
+  records: GuardrailRecord[];
+  /** Guardrails to run beside the first model call. */
+  parallel: Guardrail[];
+  /** The checks' context: state they recorded goes into the user event. */
+  context: CallbackContext;
+}
+
+/** The user's message through the blocking input guardrails (before it is committed). */
+export async function checkInput(
+  ctx: InvocationContext,
+  root: BaseAgent,
+  message: Content,
+): Promise<CheckedInput | undefined> {
+  const fromPlugins = pluginGuardrails(ctx.pluginManager).input;
+  const fromTree = inputGuardrailsOfTree(root);
+  if (fromPlugins.length === 0 && fromTree.length === 0) return undefined;
+  const all = [...fromPlugins, ...fromTree].filter((g) => applies(g, 'input'));
+  const blocking = all.filter((g) => !g.runInParallel);
+  const parallel = all.filter((g) => g.runInParallel);
+  const records: GuardrailRecord[] = [];
+  const context = new CallbackContext(ctx);
+  const checked = await runChecks<Content>(
+    blocking,
+    (content) => ({ point: 'input', content }),
+    message,
+    context,
+    records,
+  );
+  return { message: checked, records, parallel, context };
+}
+
+/**
+ * Guardrails running beside the first model call (OpenAI Agents' `runInParallel`). `signal` aborts
+ * the call when one trips; `done` settles with the trip, if any.
+ */
+export interface InputGate {
+  readonly signal: AbortSignal;
+  tripped: GuardrailTripped | undefined;
+  readonly done: Promise<GuardrailTripped | undefined>;
+}
+
+export function startInputGate(
+  parallel: readonly Guardrail[],
+  message: Content,
+  context: CallbackContext,
+): InputGate {
+  const controller = new AbortController();
+  const gate: {
+    signal: AbortSignal;
+    tripped: GuardrailTripped | undefined;
+    done?: Promise<GuardrailTripped | undefined>;
+  } = { signal: controller.signal, tripped: undefined };
+  const trip = (error: GuardrailTripped) => {
+    gate.tripped ??= error;
+    controller.abort(error);
+  };
+  gate.done = Promise.all(
+    parallel.map(async (guardrail) => {
+      try {
+        const result = await guardrail.check({ point: 'input', content: message }, context);
+        if (!result || result.action === 'pass') return;
+        trip(
+          new GuardrailTripped(
+            guardrail.name,
+            'input',
+            result.action === 'tripwire'
+              ? result.reason
+              : 'a parallel input guardrail may not rewrite the message',
+            result.action === 'tripwire' ? result.details : undefined,
+          ),
+        );
+      } catch (error) {
+        trip(
+          isGuardrailTripped(error)
+            ? error
+            : new GuardrailTripped(
+                guardrail.name,
+                'input',
+                `the check failed: ${String((error as Error)?.message ?? error)}`,
+              ),
+        );
+      }
+    }),
+  ).then(() => gate.tripped);
+  return gate as InputGate;
+}
+
+function withRecords<T extends { customMetadata?: Record<string, unknown> }>(
+  target: T,
+  records: GuardrailRecord[],
+): T {
+  if (records.length === 0) return target;
+  const previous = target.customMetadata?.[GUARDRAILS_METADATA_KEY];
+  return {
+    ...target,
+    customMetadata: {
+      ...target.customMetadata,
+      [GUARDRAILS_METADATA_KEY]: [...(Array.isArray(previous) ? previous : []), ...records],
+    },
+  };
+}
+
+/**
+ * A model answer through the agent's output guardrails (its content) and tool-input guardrails
+ * (each call's arguments), before any after-model hook, trace or commit sees it.
+ */
+export async function checkModelResponse(
+  ctx: InvocationContext,
+  agent: BaseAgent,
+  context: CallbackContext,
+  request: LlmRequest,
+  response: LlmResponse,
+): Promise<LlmResponse> {
+  const content = response.content;
+  if (!content || content.parts.length === 0) return response;
+  const output = guardrailsAt(ctx, agent, 'output');
+  const toolInput = guardrailsAt(ctx, agent, 'toolInput');
+  if (output.length === 0 && toolInput.length === 0) return response;
+  const records: GuardrailRecord[] = [];
+  let checked = content;
+  if (output.length > 0)
+    checked = await runChecks<Content>(
+      output,
+      (c) => ({ point: 'output', content: c, response, request }),
+      content,
+      context,
+      records,
+    );
+  if (toolInput.length > 0 && checked.parts.some((p) => p.functionCall)) {
+    const parts: Part[] = [];
+    for (const part of checked.parts) {
+      const call = part.functionCall;
+      if (!call) {
+        parts.push(part);
+        continue;
+      }
+      const args = await runChecks<Record<string, unknown>>(
+        toolInput,
+        (a) => ({ point: 'toolInput', toolName: call.name, callId: call.id, args: a }),
+        call.args,
+        context,
+        records,
+        call.id,
+      );
+      parts.push(args === call.args ? part : { ...part, functionCall: { ...call, args } });
+    }
+    checked = { ...checked, parts };
+  }
+  if (records.length === 0) return response;
+  return withRecords({ ...response, content: checked }, records);
+}
+
+/** A tool's result through the tool-output guardrails, before after-tool hooks and the model see it. */
+export async function checkToolResult(
+  ctx: InvocationContext,
+  context: CallbackContext,
+  toolName: string,
+  callId: string,
+  args: Record<string, unknown>,
+  result: Record<string, unknown>,
+  records: GuardrailRecord[],
+): Promise<Record<string, unknown>> {
+  const guardrails = guardrailsAt(ctx, ctx.agent, 'toolOutput');
+  if (guardrails.length === 0) return result;
+  return runChecks<Record<string, unknown>>(
+    guardrails,
+    (r) => ({ point: 'toolOutput', toolName, callId, args, result: r }),
+    result,
+    context,
+    records,
+    callId,
+  );
+}
+
+export { withRecords as withGuardrailRecords };
+
+/**
+ * Text a live session commits (typed or transcribed user speech, the model's text or speech
+ * transcript) through the input or output guardrails before it is stored. Returns the content to
+ * store and the records, or undefined when nothing applies.
+ */
+export async function checkLiveContent(
+  ctx: InvocationContext,
+  root: BaseAgent,
+  author: string,
+  content: Content,
+): Promise<{ content: Content; records: GuardrailRecord[]; context: CallbackContext } | undefined> {
+  if (author === 'user') {
+    const checked = await checkInput(ctx, root, content);
+    return checked && { content: checked.message, records: checked.records, context: checked.context };
+  }
+  const agent = root.findAgent(author) ?? ctx.agent;
+  const output = guardrailsAt(ctx, agent, 'output');
+  if (output.length === 0) return undefined;
+  const records: GuardrailRecord[] = [];
+  const context = new CallbackContext(ctx);
+  const response: LlmResponse = { content };
+  const request: LlmRequest = { model: '', contents: [], config: {} };
+  const checked = await runChecks<Content>(
+    output,
+    (c) => ({ point: 'output', content: c, response, request }),
+    content,
+    context,
+    records,
+  );
+  return { content: checked, records, context };
+}

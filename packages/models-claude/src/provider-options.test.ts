@@ -1,0 +1,94 @@
+import {
+  type GenerateConfig,
+  InMemorySessionService,
+  LlmAgent,
+  ModelRegistry,
+  Runner,
+  userContent,
+} from '@adk/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { collect, jsonFixture, type ReplayServer, startReplayServer } from './__fixtures__/replay-server.js';
+import { type AnthropicProviderOptions, registerClaude } from './index.js';
+
+let server: ReplayServer;
+beforeAll(async () => {
+  server = await startReplayServer();
+});
+afterAll(() => server.close());
+
+/** Options for three vendors on one agent, as an agent that may switch model carries them. */
+const generateConfig: GenerateConfig = {
+  providerOptions: {
+    gemini: { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
+    anthropic: { metadata: { user_id: 'user-1' }, service_tier: 'standard_only' },
+    openai: { user: 'user-1', service_tier: 'flex' },
+  },
+};
+
+async function bodyOf(config: GenerateConfig): Promise<Record<string, unknown>> {
+  const models = registerClaude(new ModelRegistry(), {
+    apiKey: 'k',
+    baseURL: `${server.url}/v1`,
+    retry: false,
+  });
+  const agent = new LlmAgent({ name: 'assistant', model: 'claude-sonnet-4-5', generateConfig: config });
+  const runner = new Runner({
+    appName: 'app',
+    agent,
+    sessionService: new InMemorySessionService(),
+    autoCreateSession: true,
+    models,
+  });
+  server.enqueue(jsonFixture('text.json'));
+  await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('Hi') }));
+  return server.requests.at(-1)?.body as Record<string, unknown>;
+}
+
+describe('namespaced providerOptions', () => {
+  it('sends Claude only the anthropic namespace of an agent with options for three vendors', async () => {
+    const body = await bodyOf(generateConfig);
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "max_tokens": 8192,
+        "messages": [
+          {
+            "content": [
+              {
+                "text": "Hi",
+                "type": "text",
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "metadata": {
+          "user_id": "user-1",
+        },
+        "model": "claude-sonnet-4-5",
+        "service_tier": "standard_only",
+        "system": "You are an agent. Your internal name is "assistant".",
+      }
+    `);
+  });
+
+  it('still sends un-namespaced fields, with a deprecation warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const body = await bodyOf({
+        providerOptions: { top_k_legacy: 3, anthropic: { service_tier: 'auto' } },
+      });
+      expect(body).toMatchObject({ top_k_legacy: 3, service_tier: 'auto' });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('un-namespaced fields (top_k_legacy)'));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('types the anthropic namespace', () => {
+    const options: AnthropicProviderOptions = { service_tier: 'auto' };
+    const config: GenerateConfig = { providerOptions: { anthropic: options } };
+    // @ts-expect-error service_tier is 'auto' | 'standard_only'
+    const wrong: GenerateConfig = { providerOptions: { anthropic: { service_tier: 'fast' } } };
+    expect([config, wrong]).toHaveLength(2);
+  });
+});
