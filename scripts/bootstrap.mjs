@@ -45,6 +45,7 @@ const jobs = {
       'build',
       'test',
       'shape',
+      'api',
       '--continue=never',
       '--concurrency=2',
     ],
