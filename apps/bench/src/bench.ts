@@ -10,6 +10,7 @@ import { bundleSize } from './scenarios/bundle-size.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
 import { devUiScenario } from './scenarios/dev-ui.js';
+import { frontends } from './scenarios/frontends.js';
 import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
@@ -39,6 +40,7 @@ export const scenarios: Scenario[] = [
   workflowScenario,
   timeTravel,
   sandboxScenario,
+  frontends,
   bundleSize,
 ];
 

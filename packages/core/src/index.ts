@@ -36,6 +36,12 @@ export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
 export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
+export {
+  DEFAULT_MAX_TOOL_ROUNDS,
+  MAX_TOOL_ROUNDS_EXCEEDED,
+  SET_MODEL_RESPONSE_FIELDS_INSTRUCTION,
+  SET_MODEL_RESPONSE_VALUE_INSTRUCTION,
+} from './flow/output-schema.js';
 export * from './flow/transfer.js';
 export {
   GUARDRAILS_METADATA_KEY,
@@ -92,6 +98,7 @@ export * from './tools/base-tool.js';
 export * from './tools/builtin-tools.js';
 export * from './tools/function-tool.js';
 export * from './tools/model-built-in-tools.js';
+export * from './tools/set-model-response-tool.js';
 export * from './tools/stop-streaming-tool.js';
 export * from './tools/tool-context.js';
 export * from './tools/toolset.js';

@@ -35,7 +35,7 @@ const IMPORT_TARGET_MS = 40;
 
 export const bundleSize: Scenario = {
   id: 'bundle-size',
-  title: '16. Bundle size and portability of @adk/core',
+  title: '17. Bundle size and portability of @adk/core',
   async run(config) {
     const report = newReport(this.id, this.title);
     const entry = coreEntry();

@@ -34,8 +34,10 @@ export const VENDOR_FOLDER = 'vendor/adk';
 
 /**
  * What the scaffold installs from `@adk/*`: the CLI with its peers, optional ones included (the web
- * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config and its @adk/openapi), so every command works and npm never asks the
- * registry for an `@adk/*` name (it looks optional peers up too).
+ * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config with its @adk/openapi,
+ * @adk/skills and @adk/environments, and the server's front-end protocols @adk/ai-sdk and
+ * @adk/ag-ui), so every command works and npm never asks the registry for an `@adk/*` name (it
+ * looks optional peers up too).
  */
 const WANTED = [
   '@adk/core',
@@ -45,6 +47,10 @@ const WANTED = [
   '@adk/mcp',
   '@adk/config',
   '@adk/openapi',
+  '@adk/skills',
+  '@adk/environments',
+  '@adk/ai-sdk',
+  '@adk/ag-ui',
 ];
 
 function versionOf(spec: string, fallback: string): string {

@@ -50,6 +50,12 @@ export type EventActions = {
   rewindBeforeInvocationId?: string;
   /** The route(s) a workflow node took: edges with a matching route fire (see Workflow). */
   route?: RouteValue | RouteValue[];
+  /**
+   * The validated arguments of a `set_model_response` call (adk-python's
+   * `EventActions.set_model_response`): the agent's structured final answer, which the flow then
+   * repeats as a model event of JSON text.
+   */
+  setModelResponse?: unknown;
 };
 
 /** A value a workflow node routes by (`ctx.route`), matched against routing-map keys as text. */
@@ -183,6 +189,7 @@ export function hasActions(actions: EventActions): boolean {
       actions.requestedAuthConfigs ||
       actions.endOfAgent ||
       actions.compaction ||
-      actions.route !== undefined,
+      actions.route !== undefined ||
+      actions.setModelResponse !== undefined,
   );
 }

@@ -91,6 +91,7 @@ function build(z: typeof Z): EventSchemas {
       .optional(),
     rewindBeforeInvocationId: z.string().optional(),
     route: z.union([routeValue, z.array(routeValue)]).optional(),
+    setModelResponse: z.unknown().optional(),
   });
   const nodeInfo = z.object({
     path: z.string(),

@@ -10,24 +10,42 @@ export interface ModelProvider {
 }
 
 /**
+ * Where a provider is consulted: `override` ones before all others (a replay harness), `fallback`
+ * ones only for names no other provider matches (a tool's offline demo model), `default` in between.
+ */
+export type ModelProviderTier = 'override' | 'default' | 'fallback';
+
+export interface RegisterModelProviderOptions {
+  /** Default `default`. Within a tier, later registrations win over earlier ones. */
+  tier?: ModelProviderTier;
+}
+
+const TIER_RANK: Record<ModelProviderTier, number> = { override: 0, default: 1, fallback: 2 };
+
+/**
  * Resolves model names to models. Providers register explicitly (`registerGemini(registry)` and the
- * like); nothing registers on import. Later registrations win over earlier ones.
+ * like); nothing registers on import. Later registrations win over earlier ones of the same tier;
+ * a name registered again replaces the earlier provider of that name.
  */
 export class ModelRegistry {
   private readonly providers: ModelProvider[] = [];
+  private readonly ranks = new Map<ModelProvider, number>();
   private readonly cache = new Map<string, Llm>();
 
-  register(provider: ModelProvider): this {
+  register(provider: ModelProvider, options: RegisterModelProviderOptions = {}): this {
     const existing = this.providers.findIndex((p) => p.name === provider.name);
-    if (existing >= 0) this.providers.splice(existing, 1);
-    this.providers.unshift(provider);
+    if (existing >= 0) this.ranks.delete(this.providers.splice(existing, 1)[0] as ModelProvider);
+    const rank = TIER_RANK[options.tier ?? 'default'];
+    const at = this.providers.findIndex((p) => (this.ranks.get(p) ?? 1) >= rank);
+    this.providers.splice(at < 0 ? this.providers.length : at, 0, provider);
+    this.ranks.set(provider, rank);
     this.cache.clear();
     return this;
   }
 
   unregister(name: string): void {
     const i = this.providers.findIndex((p) => p.name === name);
-    if (i >= 0) this.providers.splice(i, 1);
+    if (i >= 0) this.ranks.delete(this.providers.splice(i, 1)[0] as ModelProvider);
     this.cache.clear();
   }
 
@@ -39,20 +57,33 @@ export class ModelRegistry {
     return this.providers.map((p) => p.name);
   }
 
-  resolve(model: string): Llm {
+  /**
+   * The model for a name, from the first provider (in tier order) that matches it. `except` skips
+   * the providers of those names (a wrapper resolving what it stands in front of); such a lookup is
+   * not cached.
+   */
+  resolve(model: string, options: { except?: readonly string[] } = {}): Llm {
+    const except = options.except;
+    if (except && except.length > 0) {
+      const provider = this.providers.find((p) => !except.includes(p.name) && p.matches(model));
+      if (!provider) throw this.notFound(model);
+      return provider.create(model);
+    }
     const cached = this.cache.get(model);
     if (cached) return cached;
     const provider = this.providers.find((p) => p.matches(model));
-    if (!provider) {
-      const known = this.providers.map((p) => p.name).join(', ') || 'none';
-      throw new ModelNotFoundError(
-        `No model provider is registered for "${model}" (registered: ${known}). Register one, e.g. registerGemini(), or pass a model object.`,
-        { details: { model } },
-      );
-    }
+    if (!provider) throw this.notFound(model);
     const llm = provider.create(model);
     this.cache.set(model, llm);
     return llm;
+  }
+
+  private notFound(model: string): ModelNotFoundError {
+    const known = this.providers.map((p) => p.name).join(', ') || 'none';
+    return new ModelNotFoundError(
+      `No model provider is registered for "${model}" (registered: ${known}). Register one, e.g. registerGemini(), or pass a model object.`,
+      { details: { model } },
+    );
   }
 }
 

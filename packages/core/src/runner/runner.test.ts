@@ -352,10 +352,11 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('outputKey stores the final text; outputSchema is sent, validated, and works with tools', async () => {
-    const model = new ScriptedModel([
-      functionCallResponse('get_weather', { city: 'Rome' }),
-      '{"city":"Rome","ok":true}',
-    ]);
+    // A model that takes a response schema together with tools gets both (see flow/output-schema.test.ts).
+    const model = new ScriptedModel({
+      script: [functionCallResponse('get_weather', { city: 'Rome' }), '{"city":"Rome","ok":true}'],
+      capabilities: { responseSchemaWithTools: true },
+    });
     const agent = new LlmAgent({
       name: 'assistant',
       model,
@@ -370,7 +371,7 @@ describe('Runner with an LlmAgent', () => {
       required: ['city', 'ok'],
     });
     expect(model.requests[0]!.config.responseMimeType).toBe('application/json');
-    expect(model.requests[0]!.systemInstruction).toContain('JSON Schema');
+    expect(model.requests[0]!.systemInstruction).not.toContain('set_model_response');
     expect((await session())?.state.result).toEqual({ city: 'Rome', ok: true });
 
     const bad = new ScriptedModel(['not json']);
