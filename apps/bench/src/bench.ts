@@ -6,6 +6,7 @@ import { renderMarkdown, renderTable } from './harness/report.js';
 import { renderSvg } from './harness/svg.js';
 import { newReport, type Scenario, type ScenarioReport } from './harness/types.js';
 import { a2a } from './scenarios/a2a.js';
+import { bundleSize } from './scenarios/bundle-size.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
 import { devUiScenario } from './scenarios/dev-ui.js';
@@ -40,6 +41,7 @@ export const scenarios: Scenario[] = [
   timeTravel,
   sandboxScenario,
   frontends,
+  bundleSize,
 ];
 
 export interface BenchOptions {

@@ -7,7 +7,6 @@ export * from './agents/parse-live-request.js';
 export * from './agents/run-config.js';
 export * from './agents/workflow-agents.js';
 export * from './artifacts/artifact-service.js';
-export * from './artifacts/file-artifact-service.js';
 export * from './artifacts/in-memory-artifact-service.js';
 export * from './auth/apply-credential.js';
 export * from './auth/auth-credential.js';

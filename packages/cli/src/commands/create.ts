@@ -143,7 +143,8 @@ Where the @adk/* packages come from (--packages):
   checkout   tarballs packed (pnpm pack) from the repository checkout this adk runs from, into
              <name>/${VENDOR_FOLDER}/, as file: dependencies: npm install needs no @adk/* package on
              the registry (third-party ones such as zod still come from it or npm's cache).
-             The checkout must be built (pnpm build) and pnpm must be on PATH.
+             The checkout must be built (pnpm build); pnpm is the checkout's own (.tools/bin,
+             provisioned by its \`npm start\`), else pnpm on PATH, else npx pnpm.
   auto       (default) checkout when this adk runs from a checkout of the repository (its package
              folder is packages/cli of a pnpm workspace holding the @adk/* sources), else registry`,
     )

@@ -1,4 +1,5 @@
 import { MissingApiKeyError } from '../errors/errors.js';
+import { runtimeEnv } from '../utils/runtime.js';
 
 export interface ResolveApiKeyOptions {
   /** The key given in options; wins over the environment. */
@@ -32,7 +33,7 @@ export function resolveApiKey(options: ResolveApiKeyOptions): string {
 export function loadSetting(
   value: string | undefined,
   envVars: readonly string[],
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = runtimeEnv(),
 ): string | undefined {
   if (value !== undefined && value !== '') return value;
   for (const name of envVars) {

@@ -128,7 +128,7 @@ const KNOWN_PROVIDERS: readonly {
 ];
 
 /** The process-wide registry used when a Runner is not given one. */
-export const defaultModelRegistry = new ModelRegistry();
+export const defaultModelRegistry = /* @__PURE__ */ new ModelRegistry();
 
 export function resolveModel(model: string | Llm, registry: ModelRegistry = defaultModelRegistry): Llm {
   return typeof model === 'string' ? registry.resolve(model) : model;

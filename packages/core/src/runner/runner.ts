@@ -61,7 +61,8 @@ import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
-import { Workflow } from '../workflow/workflow.js';
+import { isWorkflowAgent } from '../workflow/brand.js';
+import type { Workflow } from '../workflow/workflow.js';
 import { checkRunConfiguration } from './preflight.js';
 import {
   forkRunnerSession,
@@ -190,7 +191,7 @@ export class Runner {
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
     this.hasWorkflow = false;
-    for (const a of this.agent.descendantsAndSelf()) if (a instanceof Workflow) this.hasWorkflow = true;
+    for (const a of this.agent.descendantsAndSelf()) if (isWorkflowAgent(a)) this.hasWorkflow = true;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
     this.execution = options.execution ?? 'local';
@@ -908,7 +909,7 @@ function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasW
 /** The outermost Workflow among the agent and its ancestors. */
 function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
   let found: Workflow | undefined;
-  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (a instanceof Workflow) found = a;
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (isWorkflowAgent(a)) found = a;
   return found;
 }
 
@@ -916,7 +917,7 @@ function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
 let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
-const RUN_ENDED = new CancelledError('The run has ended');
+const RUN_ENDED = /* @__PURE__ */ new CancelledError('The run has ended');
 
 /** Waits for `promise`, or throws CancelledError as soon as `signal` aborts. */
 function waitOrAbort(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

@@ -1,5 +1,6 @@
 import { AlreadyExistsError, NotFoundError, StaleSessionError, ValidationError } from '../errors/errors.js';
 import type { Event } from '../events/event.js';
+import { base64ToUtf8, utf8ToBase64Url } from '../utils/bytes.js';
 import { newId } from '../utils/ids.js';
 import { getOrCreate } from '../utils/json.js';
 import { applyEventToSession, persistableEvent } from './apply-event.js';
@@ -118,7 +119,7 @@ export class InMemorySessionService implements SessionService {
     const next = offset + size < all.length ? String(offset + size) : undefined;
     return {
       sessions: page.map((s) => this.view(s, [])),
-      ...(next ? { nextPageToken: Buffer.from(next).toString('base64url') } : {}),
+      ...(next ? { nextPageToken: utf8ToBase64Url(next) } : {}),
     };
   }
 
@@ -232,7 +233,12 @@ export class InMemorySessionService implements SessionService {
 }
 
 function decodeOffset(token: string): number {
-  const n = Number(Buffer.from(token, 'base64url').toString());
+  let n = Number.NaN;
+  try {
+    n = Number(base64ToUtf8(token));
+  } catch {
+    // not base64: rejected below
+  }
   if (!Number.isInteger(n) || n < 0) throw new ValidationError(`Invalid pageToken: ${token}`);
   return n;
 }

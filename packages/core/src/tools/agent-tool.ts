@@ -24,7 +24,7 @@ export interface AgentToolOptions {
   streamEvents?: boolean;
 }
 
-const defaultInput = lazySchema((z) => z.object({ request: z.string() }));
+const defaultInput = /* @__PURE__ */ lazySchema((z) => z.object({ request: z.string() }));
 
 /** ADK's declaration of an agent tool without an input schema: one required string, `request`. */
 const DEFAULT_PARAMETERS = {

@@ -78,4 +78,4 @@ class StartNode extends BaseNode {
 }
 
 /** Where every workflow begins; its successors get the user's message text. The string `'START'` works too. */
-export const START: BaseNode = new StartNode({ name: '__START__' });
+export const START: BaseNode = /* @__PURE__ */ new StartNode({ name: '__START__' });

@@ -33,6 +33,7 @@ export interface NodeContextInit {
   attemptCount: number;
   abortSignal: AbortSignal;
   resumeInputs: Record<string, unknown>;
+  /** @internal the engine that runs the node (kept out of the published types) */
   runtime: NodeRuntime;
   replay: ReplayIndex;
   emit: (event: Event) => Promise<void>;

@@ -391,7 +391,7 @@ async function fail(p: NodeRunParams, ctx: NodeContext, error: unknown): Promise
   return { status: 'failed', error };
 }
 
-const ATTEMPT_ENDED = new CancelledError('The node attempt has ended');
+const ATTEMPT_ENDED = /* @__PURE__ */ new CancelledError('The node attempt has ended');
 
 function dropAnswered(ids: string[], event: Event): void {
   for (const part of event.content?.parts ?? []) {
