@@ -23,8 +23,14 @@ const jobs = {
   // The main job: `adk web` on the example apps (http://127.0.0.1:8000/dev-ui/). The server runs
   // under this script directly (no pnpm in between) so Ctrl-C and SIGTERM reach it once.
   start: [
-    ['turbo', 'run', 'build', '--filter=@adk/examples...', '--output-logs=errors-only'],
-    { node: ['packages/cli/bin/adk.js', 'web', 'apps/examples'] },
+    {
+      label: 'building the packages the examples use (one line per package; about a minute the first time)',
+      pnpm: ['turbo', 'run', 'build', '--filter=@adk/examples...', '--output-logs=hash-only'],
+    },
+    {
+      label: 'starting adk web on apps/examples (the web UI at http://127.0.0.1:8000/dev-ui/)',
+      node: ['packages/cli/bin/adk.js', 'web', 'apps/examples'],
+    },
   ],
   // Every check: lint, typecheck, build, all tests, package shape.
   test: [
@@ -39,6 +45,7 @@ const jobs = {
       'build',
       'test',
       'shape',
+      'api',
       '--continue=never',
       '--concurrency=2',
     ],
@@ -46,8 +53,8 @@ const jobs = {
     ['run', 'check:consumer'],
   ],
   bench: [
-    ['turbo', 'run', 'build', '--output-logs=errors-only'],
-    ['--filter', '@adk/bench', 'bench'],
+    { label: 'building every package', pnpm: ['turbo', 'run', 'build', '--output-logs=hash-only'] },
+    { label: 'running the benchmarks', pnpm: ['--filter', '@adk/bench', 'bench'] },
   ],
 };
 
@@ -148,7 +155,7 @@ const pnpmDir = join(tools, 'pnpm');
 if (installedVersion(pnpmDir, 'pnpm') !== PNPM_VERSION) {
   log(`installing pnpm ${PNPM_VERSION} into .tools/pnpm`);
   npmInstallInto(pnpmDir, `pnpm@${PNPM_VERSION}`);
-}
+} else log(`Node ${process.versions.node}, pnpm ${PNPM_VERSION} (.tools/pnpm)`);
 const pnpmEntry = join(pnpmDir, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
 
 // Child processes (pnpm scripts, turbo tasks) must find this Node and this pnpm first.
@@ -171,6 +178,7 @@ function pnpm(args) {
 }
 
 // 3. Install exactly what the lockfile says.
+log('installing dependencies (pnpm install --frozen-lockfile)');
 let status = pnpm(['install', '--frozen-lockfile', '--prefer-offline', '--reporter=append-only']);
 if (status !== 0) process.exit(status);
 
@@ -179,7 +187,11 @@ const steps = jobs[job];
 for (let i = 0; i < steps.length; i++) {
   const step = steps[i];
   const isLast = i === steps.length - 1;
-  if (!Array.isArray(step)) {
+  log(
+    `step ${i + 1}/${steps.length}: ${step.label ?? (Array.isArray(step) ? `pnpm ${step.join(' ')}` : `node ${step.node.join(' ')}`)}`,
+  );
+  if (step.pnpm) status = pnpm(isLast ? [...step.pnpm, ...extra] : step.pnpm);
+  else if (!Array.isArray(step)) {
     // A Node program of the workspace, run directly (with the job's extra arguments when last).
     const args = isLast ? [...step.node, ...extra] : step.node;
     status = await runForwardingSignals(process.execPath, args, { env });

@@ -42,6 +42,9 @@ const pkg = {
     lint: 'biome check .',
     test: 'vitest run',
     shape: 'node ../../scripts/check-package.mjs',
+    // The committed API report (api/*.api.md); `api:update` rewrites it after a public change.
+    api: 'node ../../scripts/api-report.mjs',
+    'api:update': 'node ../../scripts/api-report.mjs --update',
   },
   publishConfig: { access: 'public' },
   ...(isCore

@@ -6,9 +6,11 @@ import { renderMarkdown, renderTable } from './harness/report.js';
 import { renderSvg } from './harness/svg.js';
 import { newReport, type Scenario, type ScenarioReport } from './harness/types.js';
 import { a2a } from './scenarios/a2a.js';
+import { bundleSize } from './scenarios/bundle-size.js';
 import { coldStart } from './scenarios/cold-start.js';
 import { concurrency } from './scenarios/concurrency.js';
 import { devUiScenario } from './scenarios/dev-ui.js';
+import { frontends } from './scenarios/frontends.js';
 import { guardrailsScenario } from './scenarios/guardrails.js';
 import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
@@ -39,6 +41,8 @@ export const scenarios: Scenario[] = [
   workflowScenario,
   timeTravel,
   sandboxScenario,
+  frontends,
+  bundleSize,
   guardrailsScenario,
 ];
 

@@ -215,7 +215,86 @@ describe("model requests in adk-python's shape", () => {
       config: { tools: Array<{ function_declarations?: unknown[] }> };
     };
     expect(lenient.config.tools[0]?.function_declarations).toEqual([
-      { name: 'get_weather', description: 'The weather.', parameters_json_schema: { type: 'object' } },
+      { name: 'get_weather', description: 'The weather.', parameters: { type: 'object' } },
     ]);
+  });
+
+  const declared = (declaration: Record<string, unknown>) => ({
+    model: 'm',
+    config: { tools: [{ function_declarations: [{ name: 'plan', ...declaration }] }] },
+  });
+
+  it("leniently, genai's parameters form equals our JSON Schema when both describe the same shape", () => {
+    const ours = declared({
+      parameters_json_schema: {
+        type: 'object',
+        properties: {
+          from: { $ref: '#/$defs/Place' },
+          stops: { type: 'array', items: { $ref: '#/$defs/Place' } },
+          note: { type: ['string', 'null'] },
+          size: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+        },
+        required: ['from', 'stops'],
+        additionalProperties: false,
+        $defs: {
+          Place: {
+            type: 'object',
+            properties: { city: { type: 'string', description: 'City' } },
+            required: ['city'],
+          },
+        },
+      },
+    });
+    const place = {
+      type: 'OBJECT',
+      title: 'Place',
+      properties: { city: { type: 'STRING' } },
+      required: ['city'],
+    };
+    const genai = declared({
+      parameters: {
+        type: 'OBJECT',
+        properties: {
+          from: place,
+          stops: { type: 'ARRAY', items: place, min_items: undefined },
+          note: { type: 'STRING', nullable: true, default: null },
+          size: { type: 'INTEGER', minimum: 1, nullable: true },
+        },
+        property_ordering: ['from', 'stops', 'note', 'size'],
+        required: ['stops', 'from'],
+      },
+      response: { type: 'OBJECT' },
+    });
+    expect(comparableRequest(genai, 'lenient')).toEqual(comparableRequest(ours, 'lenient'));
+    expect(comparableRequest(genai, 'strict')).not.toEqual(comparableRequest(ours, 'strict'));
+    // A different shape still differs: a field that is not nullable, or of another type.
+    const other = JSON.parse(
+      JSON.stringify(genai).replace('"nullable":true,"default":null', '"default":null'),
+    );
+    expect(other).not.toEqual(JSON.parse(JSON.stringify(genai)));
+    expect(comparableRequest(other, 'lenient')).not.toEqual(comparableRequest(ours, 'lenient'));
+  });
+
+  it('leniently, a relayed turn fenced (2.x) or not (1.x) is For context: plus [author] said: …', () => {
+    const turn = (parts: string[]) => ({
+      model: 'm',
+      contents: [{ role: 'user', parts: parts.map((text) => ({ text })) }],
+    });
+    const fenced = turn([
+      'For context: below is a transcript of what another agent did, quoted between <<<BEGIN_QUOTED_AGENT_CONTENT>>> and <<<END_QUOTED_AGENT_CONTENT>>>. …',
+      '[writer] said:\n<<<BEGIN_QUOTED_AGENT_CONTENT>>>\nDraft: thanks,\nteam!\n<<<END_QUOTED_AGENT_CONTENT>>>',
+      "[writer] called tool `save` with parameters:\n<<<BEGIN_QUOTED_AGENT_CONTENT>>>\n{'id': 1}\n<<<END_QUOTED_AGENT_CONTENT>>>",
+    ]);
+    const unfenced = turn([
+      'For context:',
+      '[writer] said: Draft: thanks,\nteam!',
+      "[writer] called tool `save` with parameters: {'id': 1}",
+    ]);
+    expect(comparableRequest(fenced, 'lenient')).toEqual(comparableRequest(unfenced, 'lenient'));
+    expect(comparableRequest(unfenced, 'lenient')).toEqual(unfenced);
+    expect(comparableRequest(fenced, 'strict')).not.toEqual(comparableRequest(unfenced, 'strict'));
+    // The words still count.
+    const changed = turn(['For context:', '[writer] said: Draft: thanks!']);
+    expect(comparableRequest(changed, 'lenient')).not.toEqual(comparableRequest(fenced, 'lenient'));
   });
 });

@@ -1,9 +1,9 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { unknownKeys } from './__fixtures__/adk-recording-fields.js';
 import { runCli } from './__fixtures__/cli.js';
 
@@ -164,7 +164,66 @@ describe('adk conformance test catches differences', () => {
   });
 });
 
+describe('adk conformance test replays as adk-python replays', () => {
+  it('answers an AgentTool call from the recording without running its agent', async () => {
+    const copy = await copyOf('agent-tool-replay', ['agent_tool_app'], ['agent_tool/summarize']);
+    const file = join(copy.tests, 'agent_tool/summarize/generated-recordings.yaml');
+    const recordings = parse(await readFile(file, 'utf8'));
+    // Without the nested agent's model calls, a replay that ran it would ask for more than recorded.
+    recordings.recordings = recordings.recordings.filter(
+      (r: { agent_name: string }) => r.agent_name !== 'summarizer',
+    );
+    expect(recordings.recordings.length).toBeGreaterThan(1);
+    await writeFile(file, stringify(recordings));
+    const result = await runCli(['conformance', 'test', copy.agents, copy.tests], { timeoutMs: 90_000 });
+    expect(result.stdout).toContain('2 case runs: 2 passed, 0 failed, 0 skipped');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it("passes hand-written cases in adk-python 1.x's recording shape under --lenient-requests only", async () => {
+    // genai `parameters` declarations (upper-case types, nullable, $refs inlined, a response
+    // schema) and an unfenced relayed turn ("For context:", "[writer] said: …"), against the suite's apps.
+    const cases = fileURLToPath(new URL('./__fixtures__/adk1-cases/tests', import.meta.url));
+    const lenient = await runCli(['conformance', 'test', AGENTS, cases, '--lenient-requests'], {
+      timeoutMs: 90_000,
+    });
+    expect(lenient.stdout).toContain('✓ tool_schemas/refs_and_nullables_1x [none]');
+    expect(lenient.stdout).toContain('✓ sequential/draft_and_review_1x [none]');
+    expect(lenient.stdout).toContain('2 passed, 0 failed, 2 skipped');
+    expect(lenient.code).toBe(0);
+    const strict = await runCli(['conformance', 'test', AGENTS, cases, '--streaming-mode', 'none'], {
+      timeoutMs: 90_000,
+    });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('2 case runs: 0 passed, 2 failed, 0 skipped');
+  }, 200_000);
+});
+
 describe('adk conformance record', () => {
+  it('records a failed tool call with its error response, and replays it', async () => {
+    const agents = fileURLToPath(new URL('./__fixtures__/conformance-agents', import.meta.url));
+    const tests = join(work, 'failing-tool', 'tests');
+    await mkdir(join(tests, 'tools', 'fails'), { recursive: true });
+    await writeFile(
+      join(tests, 'tools', 'fails', 'spec.yaml'),
+      'description: A tool call fails.\nagent: failing_tool_app\nuser_messages:\n  - text: What is the weather forecast in Paris?\n',
+    );
+    const recorded = await runCli(['conformance', 'record', agents, tests], { timeoutMs: 90_000 });
+    expect(recorded.stdout).toContain('1 case runs: 1 recorded, 0 failed, 0 skipped');
+    const recordings = parse(
+      await readFile(join(tests, 'tools', 'fails', 'generated-recordings.yaml'), 'utf8'),
+    );
+    const tool = recordings.recordings.find((r: { tool_recording?: unknown }) => r.tool_recording);
+    expect(tool.tool_recording.tool_response).toMatchObject({
+      name: 'get_weather',
+      response: { error: 'Tool "get_weather" failed: the weather service is down' },
+    });
+    const replayed = await runCli(['conformance', 'test', agents, tests, '--streaming-mode', 'none'], {
+      timeoutMs: 90_000,
+    });
+    expect(replayed.stdout).toContain('1 case runs: 1 passed, 0 failed, 0 skipped');
+  }, 200_000);
+
   it('writes recordings and a session that replay, with adk-python field names only', async () => {
     const copy = await copyOf('record', ['transfer_app'], ['transfer/to_peer']);
     const dir = join(copy.tests, 'transfer/to_peer');

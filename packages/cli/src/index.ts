@@ -28,8 +28,10 @@ export {
 export {
   ConformancePlugin,
   type ConformancePluginOptions,
+  capabilitiesBeneathReplay,
   RECORDINGS_CONFIG_KEY,
   REPLAY_CONFIG_KEY,
+  REPLAY_PROVIDER_NAME,
   ReplayModel,
   replayModelProvider,
 } from './conformance/plugin.js';

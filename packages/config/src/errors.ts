@@ -1,4 +1,4 @@
-import { AdkError, type AdkErrorOptions } from '@adk/core';
+import { AdkError, type AdkErrorCode, type AdkErrorOptions } from '@adk/core';
 
 export interface AgentConfigErrorInit {
   /** The YAML file. */
@@ -27,7 +27,7 @@ export class AgentConfigError extends AdkError {
   readonly line: number | undefined;
   readonly column: number | undefined;
 
-  constructor(init: AgentConfigErrorInit, options: AdkErrorOptions & { code?: string } = {}) {
+  constructor(init: AgentConfigErrorInit, options: AdkErrorOptions & { code?: AdkErrorCode } = {}) {
     const where = init.line === undefined ? init.file : `${init.file}:${init.line}:${init.column ?? 1}`;
     super(
       options.code ?? 'AGENT_CONFIG',

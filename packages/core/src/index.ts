@@ -7,7 +7,6 @@ export * from './agents/parse-live-request.js';
 export * from './agents/run-config.js';
 export * from './agents/workflow-agents.js';
 export * from './artifacts/artifact-service.js';
-export * from './artifacts/file-artifact-service.js';
 export * from './artifacts/in-memory-artifact-service.js';
 export * from './auth/apply-credential.js';
 export * from './auth/auth-credential.js';
@@ -15,9 +14,11 @@ export * from './auth/auth-error.js';
 export * from './auth/credential-service.js';
 export * from './auth/in-memory-credential-service.js';
 export { authorizationUri, createPkce, type OAuthEndpoints, oauthEndpoints } from './auth/oauth2.js';
+export * from './compat/google-adk.js';
 export * from './errors/errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
+export * from './events/narrowing.js';
 export * from './events/schemas.js';
 export {
   DYNAMIC_INSTRUCTION_PREAMBLE,
@@ -37,6 +38,12 @@ export * from './flow/contents.js';
 export * from './flow/instructions.js';
 export { isStoredLiveEvent, LIVE_RESUMPTION_HANDLE_KEY, latestResumptionHandle } from './flow/live-flow.js';
 export { MODEL_RETRY_METADATA_KEY, type ModelRetryConfig } from './flow/model-retry.js';
+export {
+  DEFAULT_MAX_TOOL_ROUNDS,
+  MAX_TOOL_ROUNDS_EXCEEDED,
+  SET_MODEL_RESPONSE_FIELDS_INSTRUCTION,
+  SET_MODEL_RESPONSE_VALUE_INSTRUCTION,
+} from './flow/output-schema.js';
 export {
   PAUSE_SIGNATURES_KEY,
   PauseSignatureError,
@@ -92,6 +99,7 @@ export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';
 export * from './sessions/state.js';
 export * from './sessions/time-travel.js';
+export * from './sessions/typed-state.js';
 export * from './sessions/visible-events.js';
 export { GenAi, type TraceContext } from './telemetry/tracing.js';
 export * from './tools/agent-tool.js';
@@ -99,6 +107,7 @@ export * from './tools/base-tool.js';
 export * from './tools/builtin-tools.js';
 export * from './tools/function-tool.js';
 export * from './tools/model-built-in-tools.js';
+export * from './tools/set-model-response-tool.js';
 export * from './tools/stop-streaming-tool.js';
 export * from './tools/tool-context.js';
 export * from './tools/toolset.js';

@@ -84,7 +84,7 @@ describe('MCP elicitation (server-everything)', () => {
         }),
       );
       const [again] = confirmationCalls(wrong);
-      expect((again?.args.toolConfirmation as { hint: string }).hint).toMatch(
+      expect((again?.args.toolConfirmation as { hint?: string } | undefined)?.hint).toMatch(
         /field "integer" must be of type integer\. Please provide inputs/,
       );
       const resumed = await collect(

@@ -384,9 +384,10 @@ describe('Claude citations', () => {
         ],
       }
     `);
-    const citations = (final?.citationMetadata as { citations: { startIndex: number; endIndex: number }[] })
-      .citations;
-    expect(citations.map((c) => text?.slice(c.startIndex, c.endIndex))).toEqual([
+    const citations = (
+      final?.citationMetadata as { citations: { startIndex: number; endIndex: number }[] } | undefined
+    )?.citations;
+    expect(citations?.map((c) => text?.slice(c.startIndex, c.endIndex))).toEqual([
       'the grass is green',
       'the sky is blue',
     ]);
@@ -414,7 +415,7 @@ describe('Claude context editing', () => {
     expect(request?.headers['anthropic-beta']).toBe(
       'extended-cache-ttl-2025-04-11,context-management-2025-06-27',
     );
-    expect((request?.body as Record<string, unknown>).context_management).toMatchInlineSnapshot(`
+    expect((request?.body as Record<string, unknown> | undefined)?.context_management).toMatchInlineSnapshot(`
       {
         "edits": [
           {

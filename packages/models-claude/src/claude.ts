@@ -82,6 +82,16 @@ export class Claude implements Llm {
     this.options = options;
   }
 
+  /** Throws `MissingApiKeyError` before a run when the Anthropic API is used without a key. */
+  validateConfiguration(): void {
+    if (this.options.vertex || this.options.bedrock) return;
+    resolveApiKey({
+      apiKey: this.options.apiKey,
+      envVars: ['ANTHROPIC_API_KEY'],
+      description: 'Anthropic API',
+    });
+  }
+
   /** What this model can do (see `claudeCapabilities`), with `options.capabilities` on top. */
   get capabilities(): ModelCapabilities {
     return {

@@ -17,4 +17,4 @@ export {
   claudeModelProfile,
 } from './models.js';
 export type { AnthropicProviderOptions } from './provider-options.js';
-export { CLAUDE_MODEL_PATTERN, registerClaude } from './register.js';
+export { CLAUDE_MODEL_PATTERN, type RegisterClaudeOptions, registerClaude } from './register.js';

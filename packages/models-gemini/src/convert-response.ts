@@ -1,6 +1,7 @@
 import {
   type FinishReason,
   type LlmResponse,
+  type ModelErrorCode,
   newFunctionCallId,
   type Part,
   type UsageMetadata,
@@ -115,7 +116,7 @@ export class GeminiAccumulator {
     if (parts.length > 0) response.content = { role: 'model', parts };
     if (this.blockReason) {
       response.finishReason = this.blockReason as FinishReason;
-      response.errorCode = this.blockReason;
+      response.errorCode = this.blockReason as ModelErrorCode;
       response.errorMessage = `Gemini blocked the prompt (${this.blockReason})${
         this.blockReasonMessage ? `: ${this.blockReasonMessage}` : ''
       }${describeRatings(this.safetyRatings)}`;
@@ -123,7 +124,7 @@ export class GeminiAccumulator {
       response.finishReason = this.finishReason as FinishReason;
       const hasCalls = parts.some((p) => p.functionCall);
       if (BLOCKING.has(this.finishReason) && !hasCalls) {
-        response.errorCode = this.finishReason;
+        response.errorCode = this.finishReason as ModelErrorCode;
         response.errorMessage = `Gemini stopped the response (${this.finishReason})${
           this.finishMessage ? `: ${this.finishMessage}` : ''
         }${describeRatings(this.safetyRatings)}`;

@@ -453,7 +453,7 @@ describe('Gemini errors', () => {
     delete process.env.GOOGLE_API_KEY;
     try {
       const error = await caught(collect(keyless.generate(hello)));
-      expect(error).toMatchObject({ code: 'CONFIG' });
+      expect(error).toMatchObject({ code: 'MISSING_API_KEY' });
       expect((error as Error).message).toContain('`GEMINI_API_KEY` or `GOOGLE_API_KEY`');
     } finally {
       if (saved.g !== undefined) process.env.GEMINI_API_KEY = saved.g;

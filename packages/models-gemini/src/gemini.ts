@@ -91,6 +91,22 @@ export class Gemini implements Llm {
     return Boolean(this.options.vertexai);
   }
 
+  /** Throws `MissingApiKeyError` (no key) or `ConfigError` (Vertex AI without a project or token) before a run. */
+  validateConfiguration(): void {
+    if (!this.isVertex) {
+      resolveApiKey({
+        apiKey: this.options.apiKey,
+        envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+        description: 'Gemini API',
+      });
+      return;
+    }
+    if (!this.vertex().accessToken)
+      throw new ConfigError(
+        'Vertex AI needs an access token: pass vertexai.accessToken (a string or a function returning one).',
+      );
+  }
+
   /** What this model can do (see `geminiCapabilities`), with `options.capabilities` on top. */
   get capabilities(): ModelCapabilities {
     return { ...geminiCapabilities(this.model, { vertex: this.isVertex }), ...this.options.capabilities };

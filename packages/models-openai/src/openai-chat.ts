@@ -7,7 +7,7 @@ import type {
   LlmResponse,
   ModelCapabilities,
 } from '@adk/core';
-import { ConfigError } from '@adk/core';
+import { MissingApiKeyError } from '@adk/core';
 import {
   ApiCallError,
   clientOptions,
@@ -71,6 +71,11 @@ export class OpenAIChat implements Llm {
 
   get baseURL(): string {
     return (loadSetting(this.options.baseURL, ['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  }
+
+  /** Throws `MissingApiKeyError` before a run when api.openai.com is used without a key. */
+  validateConfiguration(): void {
+    this.authHeaders();
   }
 
   /** What this model can do (see `openaiChatCapabilities`), with `options.capabilities` on top. */
@@ -174,11 +179,9 @@ export class OpenAIChat implements Llm {
       const key = loadSetting(this.options.apiKey, ['OPENAI_API_KEY']);
       if (key) headers.authorization = `Bearer ${key}`;
       else if (this.isOpenAI)
-        throw new ConfigError(
+        throw new MissingApiKeyError(
           'OpenAI API key is missing. Pass it as the `apiKey` option or set `OPENAI_API_KEY`.',
-          {
-            details: { envVars: ['OPENAI_API_KEY'] },
-          },
+          ['OPENAI_API_KEY'],
         );
     }
     if (this.options.organization) headers['openai-organization'] = this.options.organization;

@@ -189,6 +189,15 @@ export class OpenAIResponses implements Llm {
     return response;
   }
 
+  /** Endpoint, headers and transport for the `/responses/compact` call of `responsesCompaction`. */
+  compactionRequest(): HttpRequest {
+    return {
+      ...this.transport(),
+      url: `${this.baseURL}/responses/compact`,
+      requestHeaders: this.authHeaders(),
+    };
+  }
+
   private get isOpenAI(): boolean {
     return /^https:\/\/api\.openai\.com\//.test(`${this.baseURL}/`);
   }

@@ -10,6 +10,8 @@ export interface RegisterOpenAIOptions extends OpenAIChatOptions {
    * Built in: `openai` (these options) and `ollama` (`http://localhost:11434/v1`, no key).
    */
   endpoints?: Record<string, OpenAIChatOptions>;
+  /** The registry to register in (default: the process-wide one). */
+  registry?: ModelRegistry;
   /**
    * Options of the Responses API models, named `openai/responses/<model>` (transport and key
    * default to these options). With `api: 'responses'`, bare OpenAI names (`gpt-…`, `o…`) use it too.
@@ -28,10 +30,19 @@ export const OPENAI_MODEL_PATTERN = /^(gpt-|chatgpt-|o\d)/;
  * Ollama, and `<name>/…` to each of `endpoints`.
  * Returns the registry.
  */
+export function registerOpenAI(options?: RegisterOpenAIOptions): ModelRegistry;
+/** @deprecated Pass one options object: `registerOpenAI({ registry, ...options })`. */
 export function registerOpenAI(
-  registry: ModelRegistry = defaultModelRegistry,
-  options: RegisterOpenAIOptions = {},
+  registry: ModelRegistry,
+  options?: Omit<RegisterOpenAIOptions, 'registry'>,
+): ModelRegistry;
+export function registerOpenAI(
+  first: RegisterOpenAIOptions | ModelRegistry = {},
+  second: RegisterOpenAIOptions = {},
 ): ModelRegistry {
+  const { registry = defaultModelRegistry, ...options }: RegisterOpenAIOptions = isRegistry(first)
+    ? { ...second, registry: first }
+    : first;
   const { endpoints = {}, responses, api = 'chat', ...base } = options;
   const responsesOptions: OpenAIResponsesOptions = {
     ...pickTransport(base),
@@ -78,4 +89,14 @@ function pickTransport(options: OpenAIChatOptions): OpenAIChatOptions {
     ...(timeouts ? { timeouts } : {}),
     ...(retry !== undefined ? { retry } : {}),
   };
+}
+
+/** A registry (the old positional form) rather than options: it has `register` and `resolve`. */
+function isRegistry(value: unknown): value is ModelRegistry {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ModelRegistry).register === 'function' &&
+    typeof (value as ModelRegistry).resolve === 'function'
+  );
 }

@@ -1,4 +1,4 @@
-import { createEvent, isAdkError, type Session } from '@adk/core';
+import { createEvent, type Embedder, isAdkError, type Session } from '@adk/core';
 import { memoryServiceConformance } from '@adk/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,11 +216,16 @@ describe('pgvector on PGlite 0.4 (with its vector extension)', () => {
   it('embeds entries as they are added and fuses vector similarity with full-text ranking', async () => {
     let embedded = 0;
     const embeddings = letterEmbeddings(true);
-    const counting: MemoryEmbeddings = {
-      ...embeddings,
-      embed: async (texts) => {
+    const tasks: (string | undefined)[] = [];
+    // Core's Embedder contract, as the provider packages' embedders implement it.
+    const counting: Embedder & { required: boolean } = {
+      model: 'letters',
+      dimensions: embeddings.dimensions,
+      required: true,
+      embed: async (texts, options) => {
         embedded += texts.length;
-        return embeddings.embed(texts);
+        tasks.push(options?.taskType);
+        return embeddings.embed([...texts]);
       },
     };
     const memory = new SqlMemoryService({ db, tablePrefix: 'vec_', embeddings: counting });
@@ -237,6 +242,7 @@ describe('pgvector on PGlite 0.4 (with its vector extension)', () => {
       limit: 1,
     });
     expect(nearest.memories.map((m) => m.content.parts[0]?.text)).toEqual(['the lighthouse keeper']);
+    expect(tasks).toEqual(['RETRIEVAL_DOCUMENT', 'RETRIEVAL_QUERY']);
     // An entry found by both rankings comes before one found by vectors alone.
     const both = await memory.searchMemory({ appName: 'app', userId: 'u1', query: 'apple', limit: 3 });
     expect(both.memories[0]?.content.parts[0]?.text).toBe('a red apple');

@@ -2,6 +2,8 @@ import {
   ConfigError,
   type Content,
   contentText,
+  type EmbeddingTaskType,
+  type EmbedOptions,
   isPlainObject,
   type MemoryEntry,
   type MemoryService,
@@ -20,12 +22,16 @@ import { microsFromMs, msFromMicros } from './rows.js';
 import { storageTablesFor } from './schema/storage-tables.js';
 import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
-/** A pluggable embedding model for vector search (used when pgvector is available). */
+/**
+ * A pluggable embedding model for vector search (used when pgvector is available). Any `Embedder`
+ * from `@adk/core` fits (e.g. `GeminiEmbedder`, `OpenAIEmbedder`, `aiSdkEmbedder(…)`): stored turns
+ * are embedded with task type `RETRIEVAL_DOCUMENT`, queries with `RETRIEVAL_QUERY`.
+ */
 export interface MemoryEmbeddings {
   /** Length of every vector `embed` returns. */
-  dimensions: number;
+  readonly dimensions: number;
   /** One vector per text, in order. */
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
   /**
    * Fail (ConfigError) when vector search cannot be used here — SQLite, or Postgres without the
    * `vector` extension. Default false: search falls back to full-text ranking alone.
@@ -136,7 +142,13 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}`.execute(this.db);
     const stored = new Set(known.rows.map((r) => r.event_id));
     const fresh = candidates.filter((c) => !stored.has(c.id));
-    const embeddings = vectors && fresh.length > 0 ? await this.embed(fresh.map((c) => c.text)) : undefined;
+    const embeddings =
+      vectors && fresh.length > 0
+        ? await this.embed(
+            fresh.map((c) => c.text),
+            'RETRIEVAL_DOCUMENT',
+          )
+        : undefined;
     await this.db.transaction().execute(async (trx) => {
       const gone =
         this.family === 'postgres'
@@ -219,7 +231,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 
   private async nearest(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
-    const [vector] = await this.embed([params.query]);
+    const [vector] = await this.embed([params.query], 'RETRIEVAL_QUERY');
     if (!vector) return [];
     const f = this.f;
     const { rows } = await sql<EntryRow>`
@@ -232,9 +244,9 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return rows;
   }
 
-  private async embed(texts: string[]): Promise<number[][]> {
+  private async embed(texts: string[], taskType: EmbeddingTaskType): Promise<number[][]> {
     const embeddings = this.options.embeddings as MemoryEmbeddings;
-    const vectors = await embeddings.embed(texts);
+    const vectors = await embeddings.embed(texts, { taskType });
     if (!Array.isArray(vectors) || vectors.length !== texts.length)
       throw new ValidationError(
         `embeddings.embed returned ${vectors?.length} vectors for ${texts.length} texts`,

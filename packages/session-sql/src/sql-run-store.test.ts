@@ -59,7 +59,7 @@ for (const target of testDatabases()) {
       const base = { appName, userId: 'u', sessionId: 's', background: true, createdAt: 1000, input: {} };
       await store.createRun({ ...base, id: 'a', invocationId: 'e-a', status: 'running' });
       await store.createRun({ ...base, id: 'b', invocationId: 'e-b', status: 'running' });
-      expect(await store.pollRuns(appName, ['a', 'b'], true)).toEqual([]);
+      expect(await store.pollRuns(appName, ['a', 'b'], { heartbeat: true })).toEqual([]);
       const beat = (await store.getRun({ appName, runId: 'a' }))?.heartbeatAt ?? 0;
       expect(beat).toBeGreaterThan(Date.now() - 10_000);
       await store.requestCancel({ appName, runId: 'b' });

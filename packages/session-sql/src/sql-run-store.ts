@@ -2,7 +2,9 @@ import {
   type ClaimRunParams,
   type ListRunsParams,
   type ListRunsResult,
+  type PollRunsOptions,
   parseJson,
+  pollRunsOptions,
   type RunInput,
   type RunKey,
   type RunPatch,
@@ -169,7 +171,9 @@ export class SqlRunStore extends SqlStore implements RunStore {
    * Called by the process that executes `runIds` while they run: records its heartbeat on them
    * (when `heartbeat`) and answers which of them someone asked to cancel.
    */
-  async pollRuns(appName: string, runIds: string[], heartbeat: boolean): Promise<string[]> {
+  async pollRuns(appName: string, runIds: string[], options?: PollRunsOptions | boolean): Promise<string[]> {
+    const { heartbeat = false, signal } = pollRunsOptions(options);
+    signal?.throwIfAborted();
     if (runIds.length === 0) return [];
     const f = this.f;
     const ids = sql.join(runIds.map((id) => sql`${id}`));

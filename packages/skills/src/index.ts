@@ -16,6 +16,7 @@ export {
   ACTIVE_SKILL_STATE_PREFIX,
   activeSkills,
   formatSkillsAsXml,
+  type SkillScriptEnvironment,
   SkillToolset,
   type SkillToolsetOptions,
   skillSystemInstruction,

@@ -7,14 +7,32 @@ import {
   type ReadonlyContext,
   type ToolContext,
 } from '@adk/core';
-import type { BaseEnvironment, ExecResult } from '@adk/environments';
 import { listSkillResources, loadSkillsFromDir, readSkillResource, type Skill } from './skill.js';
+
+/**
+ * Where skill scripts run: the part of `@adk/environments`' `BaseEnvironment` the toolset uses
+ * (any of its environments fits; declared here so this package does not need it).
+ */
+export interface SkillScriptEnvironment {
+  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  exec(
+    argv: readonly string[],
+    options?: { stdin?: string; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<{
+    exitCode: number | null;
+    signal: string | null;
+    stdout: string;
+    stderr: string;
+    killed?: string;
+    outputTruncated: boolean;
+  }>;
+}
 
 export interface SkillToolsetOptions {
   /** Skills, or a folder whose subfolders are skills (loaded on first use). */
   skills: readonly Skill[] | string;
-  /** Where `run_skill_script` runs scripts; without one the tool is not offered. */
-  environment?: BaseEnvironment;
+  /** Where `run_skill_script` runs scripts (an `@adk/environments` environment); without one the tool is not offered. */
+  environment?: SkillScriptEnvironment;
   /** How many skills may be loaded at once (default 5); `load_skill` refuses more. */
   maxActiveSkills?: number;
   /** Interpreters by script extension (default: .py python3, .sh sh, .js node). */
@@ -308,7 +326,7 @@ class UnloadSkillTool extends BaseTool {
 class RunSkillScriptTool extends BaseTool {
   constructor(
     private readonly toolset: SkillToolset,
-    private readonly environment: BaseEnvironment,
+    private readonly environment: SkillScriptEnvironment,
   ) {
     super({
       name: 'run_skill_script',
@@ -362,14 +380,11 @@ class RunSkillScriptTool extends BaseTool {
       const bytes = await readSkillResource(skill, resource);
       if (bytes) await this.environment.writeFile(`${base}/${resource}`, bytes);
     }
-    const result: ExecResult = await this.environment.exec(
-      [...interpreter, `${base}/${path}`, ...scriptArgs],
-      {
-        signal: context.signal,
-        ...(typeof args.stdin === 'string' ? { stdin: args.stdin } : {}),
-        ...(this.toolset.scriptTimeoutMs === undefined ? {} : { timeoutMs: this.toolset.scriptTimeoutMs }),
-      },
-    );
+    const result = await this.environment.exec([...interpreter, `${base}/${path}`, ...scriptArgs], {
+      signal: context.signal,
+      ...(typeof args.stdin === 'string' ? { stdin: args.stdin } : {}),
+      ...(this.toolset.scriptTimeoutMs === undefined ? {} : { timeoutMs: this.toolset.scriptTimeoutMs }),
+    });
     return {
       skill_name: skillName,
       path,

@@ -2,7 +2,8 @@
 // turns one after the other through POST /run_sse (each reply read to its end and checked), or, in
 // `runs` mode, as background runs (POST …/runs, then GET …/runs/{id}/events read to its `end`);
 // prints turns per second, per-turn latencies and errors. node:http with keep-alive, as in the A2A
-// load.
+// load. `chat` and `ag-ui` modes run the same turns through the front-end protocol routes
+// (POST /apps/bench/chat, the AI SDK's UI message stream; POST /apps/bench/ag-ui, AG-UI).
 import { Agent, request as httpRequest } from 'node:http';
 import { FINAL_TEXT } from '../frameworks/types.js';
 import { postJson } from '../harness/http-post.js';
@@ -14,8 +15,11 @@ export interface ServerLoadArgs {
   turns: number;
   /** Prefix of the session ids, so a warm-up and a measured run never share sessions. */
   prefix: string;
-  /** `run_sse` (default): POST /run_sse; `runs`: POST …/runs and tail …/runs/{id}/events. */
-  mode?: 'run_sse' | 'runs';
+  /**
+   * `run_sse` (default): POST /run_sse; `runs`: POST …/runs and tail …/runs/{id}/events; `chat`:
+   * POST /apps/bench/chat (useChat's body); `ag-ui`: POST /apps/bench/ag-ui (a RunAgentInput).
+   */
+  mode?: 'run_sse' | 'runs' | 'chat' | 'ag-ui';
 }
 
 export interface ServerLoadResult {
@@ -70,6 +74,43 @@ async function main(): Promise<void> {
               : {};
             if (record.status !== 'succeeded')
               throw new Error(`run ${runId} ended ${record.status}: ${text.slice(-300)}`);
+          } else if (mode === 'chat' || mode === 'ag-ui') {
+            const text0 = message.parts[0]?.text ?? '';
+            const body =
+              mode === 'chat'
+                ? {
+                    id: sessionId,
+                    userId: 'bench-user',
+                    trigger: 'submit-message',
+                    messages: [{ id: `m${turn}`, role: 'user', parts: [{ type: 'text', text: text0 }] }],
+                  }
+                : {
+                    threadId: sessionId,
+                    runId: `r${turn}`,
+                    protocolVersion: '1.0',
+                    forwardedProps: { userId: 'bench-user' },
+                    messages: [{ id: `m${turn}`, role: 'user', content: text0 }],
+                  };
+            ({ status, text } = await postJson(
+              new URL(`/apps/bench/${mode}`, base),
+              agent,
+              JSON.stringify(body),
+            ));
+            const chunks = text
+              .split('\n\n')
+              .filter((f) => f.startsWith('data: {'))
+              .map((f) => JSON.parse(f.slice(6)) as Record<string, unknown>);
+            const deltaType = mode === 'chat' ? 'text-delta' : 'TEXT_MESSAGE_CONTENT';
+            const answer = chunks
+              .filter((c) => c.type === deltaType)
+              .map((c) => c.delta)
+              .join('');
+            const last = chunks.at(-1)?.type;
+            if (status !== 200 || answer !== FINAL_TEXT || (last !== 'finish' && last !== 'RUN_FINISHED'))
+              throw new Error(`HTTP ${status}: ${text.slice(0, 300)}`);
+            eventsPerTurn = chunks.length;
+            latencyMs.push(performance.now() - t0);
+            continue;
           } else {
             ({ status, text } = await postJson(
               runUrl,

@@ -103,6 +103,25 @@ describe('ADK agent served over A2A', () => {
     expect(texts).toEqual(['I am Ada', 'Hello Ada.', 'What is my name?']);
   });
 
+  it('a long-running call answered with an interim result completes the task with the model reply', async () => {
+    const ticket = new FunctionTool({
+      name: 'open_ticket',
+      description: 'opens a refund ticket',
+      parameters: z.object({ amount: z.number() }),
+      isLongRunning: true,
+      execute: () => ({ status: 'pending', ticket: 'T-7' }),
+    });
+    const model = new ScriptedModel([
+      functionCallResponse('open_ticket', { amount: 5 }),
+      'Your ticket T-7 was opened.',
+    ]);
+    const client = await serve(toA2a(new LlmAgent({ name: 'tickets', model, tools: [ticket] })));
+    const sent = await client.sendMessage('refund 5');
+    const task = 'task' in sent ? sent.task : undefined;
+    expect(task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task?.artifacts?.[0]?.parts).toEqual([{ text: 'Your ticket T-7 was opened.' }]);
+  });
+
   it('pauses a long-running call as input-required and resumes on the function response', async () => {
     const model = new ScriptedModel([
       functionCallResponse('ask_manager', { amount: 100 }),

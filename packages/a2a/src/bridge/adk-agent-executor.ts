@@ -3,6 +3,7 @@ import {
   type Content,
   type Event,
   eventFunctionCalls,
+  eventFunctionResponses,
   type FunctionCall,
   InMemorySessionService,
   isAdkError,
@@ -92,7 +93,8 @@ export class AdkAgentExecutor implements AgentExecutor {
     await this.#ensureSession(userId, sessionId);
 
     const pending = new Map<string, FunctionCall>();
-    const interruptParts: Part[] = [];
+    // Each long-running call event's parts, sent with the interrupted status while a call waits.
+    const interrupts: { ids: Set<string>; parts: Part[] }[] = [];
     let held: Event | undefined;
     let workflowOutput: Event | undefined;
     let failure: Event | undefined;
@@ -121,12 +123,18 @@ export class AdkAgentExecutor implements AgentExecutor {
         // The call waits for the caller: it is sent with the interrupted status, not as progress.
         for (const call of eventFunctionCalls(event))
           if (longRunning.has(call.id)) pending.set(call.id, call);
+        const parts: Part[] = [];
         for (const part of event.content?.parts ?? []) {
           const converted = adkPartToA2a(part, longRunning);
-          if (converted) interruptParts.push(converted);
+          if (converted) parts.push(converted);
         }
+        interrupts.push({ ids: new Set(longRunning), parts });
         continue;
       }
+      // A long-running call answered at once (an interim result) no longer waits for the caller.
+      if (pending.size > 0)
+        for (const r of eventFunctionResponses(event))
+          if (pending.delete(r.id)) for (const i of interrupts) i.ids.delete(r.id);
       if (isFinalResponse(event) && event.content && event.content.parts.length > 0) {
         // Possibly the answer: held back until another event shows it was not the last word.
         held = event;
@@ -137,7 +145,8 @@ export class AdkAgentExecutor implements AgentExecutor {
       else if (event.nodeInfo) {
         yield working(event);
         const info = event.nodeInfo;
-        if (!info.path.includes('/') && info.outputFor?.includes(info.path)) workflowOutput = event;
+        // The workflow's output rides on its terminal node's event (docs/architecture.md §5.4).
+        if (info.outputFor?.some((path) => !path.includes('/'))) workflowOutput = event;
       }
     }
 
@@ -163,7 +172,8 @@ export class AdkAgentExecutor implements AgentExecutor {
         ? 'TASK_STATE_AUTH_REQUIRED'
         : 'TASK_STATE_INPUT_REQUIRED';
       const heldParts = held ? adkContentToA2aParts(held.content) : [];
-      yield { kind: 'status', state, parts: [...heldParts, ...interruptParts] };
+      const waiting = interrupts.filter((i) => i.ids.size > 0).flatMap((i) => i.parts);
+      yield { kind: 'status', state, parts: [...heldParts, ...waiting] };
       return;
     }
     if (!held && workflowOutput?.output !== undefined) {

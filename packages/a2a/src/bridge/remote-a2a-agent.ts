@@ -1,4 +1,5 @@
 import {
+  type AdkErrorCode,
   type Part as AdkPart,
   BaseAgent,
   type BaseAgentOptions,
@@ -347,7 +348,8 @@ class RemoteRun {
     yield* this.flushArtifacts();
     const text = a2aText(statusParts);
     yield this.#event({
-      errorCode: `A2A_TASK_${state.replace('TASK_STATE_', '')}`,
+      // A2A_TASK_FAILED, A2A_TASK_CANCELED or A2A_TASK_REJECTED (the states that reach here).
+      errorCode: `A2A_TASK_${state.replace('TASK_STATE_', '')}` as AdkErrorCode,
       errorMessage: text || `The remote task ended ${state.replace('TASK_STATE_', '').toLowerCase()}`,
     });
   }

@@ -96,7 +96,11 @@ describe('workflow events over A2A', () => {
     expect(metas).toContainEqual(
       expect.objectContaining({
         [ADK_OUTPUT_KEY]: 'summary of tides',
-        [ADK_NODE_INFO_KEY]: { path: 'pipeline@1', outputFor: ['pipeline@1'] },
+        // The terminal node's event carries the workflow's output (ADK 2.x).
+        [ADK_NODE_INFO_KEY]: {
+          path: 'pipeline@1/summarize@1',
+          outputFor: ['pipeline@1/summarize@1', 'pipeline@1'],
+        },
       }),
     );
   });

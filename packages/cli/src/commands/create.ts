@@ -34,8 +34,10 @@ export const VENDOR_FOLDER = 'vendor/adk';
 
 /**
  * What the scaffold installs from `@adk/*`: the CLI with its peers, optional ones included (the web
- * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config and its @adk/openapi), so every command works and npm never asks the
- * registry for an `@adk/*` name (it looks optional peers up too).
+ * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config with its @adk/openapi,
+ * @adk/skills and @adk/environments, and the server's front-end protocols @adk/ai-sdk and
+ * @adk/ag-ui), so every command works and npm never asks the registry for an `@adk/*` name (it
+ * looks optional peers up too).
  */
 const WANTED = [
   '@adk/core',
@@ -45,6 +47,10 @@ const WANTED = [
   '@adk/mcp',
   '@adk/config',
   '@adk/openapi',
+  '@adk/skills',
+  '@adk/environments',
+  '@adk/ai-sdk',
+  '@adk/ag-ui',
 ];
 
 function versionOf(spec: string, fallback: string): string {
@@ -137,7 +143,8 @@ Where the @adk/* packages come from (--packages):
   checkout   tarballs packed (pnpm pack) from the repository checkout this adk runs from, into
              <name>/${VENDOR_FOLDER}/, as file: dependencies: npm install needs no @adk/* package on
              the registry (third-party ones such as zod still come from it or npm's cache).
-             The checkout must be built (pnpm build) and pnpm must be on PATH.
+             The checkout must be built (pnpm build); pnpm is the checkout's own (.tools/bin,
+             provisioned by its \`npm start\`), else pnpm on PATH, else npx pnpm.
   auto       (default) checkout when this adk runs from a checkout of the repository (its package
              folder is packages/cli of a pnpm workspace holding the @adk/* sources), else registry`,
     )

@@ -2,6 +2,7 @@ import { apiServerCommand } from './api-server.js';
 import type { CommandModule } from './command.js';
 import { conformanceCommand } from './conformance.js';
 import { createCommand } from './create.js';
+import { deployCommand } from './deploy.js';
 import { evalCommand } from './eval.js';
 import { mcpCommand } from './mcp.js';
 import { runCommand } from './run.js';
@@ -17,6 +18,7 @@ export const commands: CommandModule[] = [
   apiServerCommand,
   runCommand,
   createCommand,
+  deployCommand,
   evalCommand,
   mcpCommand,
   workerCommand,

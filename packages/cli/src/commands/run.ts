@@ -8,6 +8,8 @@ import {
   newId,
   parseJson,
   Runner,
+  type Session,
+  type SessionService,
 } from '@adk/core';
 import type { Command } from 'commander';
 import { CliUsageError } from '../errors.js';
@@ -23,6 +25,8 @@ interface RunOptions {
   replay?: string;
   user: string;
   dataDir?: string;
+  /** A database for sessions (`pglite://…`, `sqlite://…`, `postgres://…`); default `DATABASE_URL`. */
+  databaseUrl?: string;
 }
 
 /** ADK's replay file: initial session state and the user's queries, sent in order. */
@@ -69,22 +73,11 @@ async function run(target: string, options: RunOptions): Promise<void> {
   const replay = options.replay ? readReplay(resolve(options.replay)) : undefined;
   const sessionId = options.session ?? `run-${newId()}`;
   const key = { appName, userId: options.user, sessionId };
-  const file = sessionFilePath(
-    resolve(options.dataDir ?? resolve(folder, '.adk')),
-    appName,
-    options.user,
-    sessionId,
-  );
-  const sessionService = new InMemorySessionService();
-  let opened: Awaited<ReturnType<typeof openFileSession>>;
-  try {
-    opened = await openFileSession(sessionService, file, key, replay?.state);
-  } catch (error) {
-    if (error instanceof CliUsageError) throw error;
-    throw new CliUsageError(`Could not open session file ${file}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const databaseUrl = options.databaseUrl || process.env.DATABASE_URL || undefined;
+  const store = databaseUrl
+    ? await openSqlSession(databaseUrl, key, replay?.state)
+    : await openJsonSession(resolve(options.dataDir ?? resolve(folder, '.adk')), key, replay?.state);
+  const { sessionService, opened } = store;
   const runner = new Runner({ appName, agent, sessionService });
   const notice = (line: string) => process.stderr.write(`${line}\n`);
   notice(
@@ -101,12 +94,85 @@ async function run(target: string, options: RunOptions): Promise<void> {
       errors: process.stderr,
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
       ...(replay ? { queries: replay.queries } : {}),
-      afterTurn: () => saveFileSession(sessionService, file, key, opened.initialState),
+      afterTurn: () => store.afterTurn(),
     });
   } finally {
     await runner.close();
+    await store.close();
   }
-  notice(`Session saved to ${file}`);
+  notice(`Session saved to ${store.where}`);
+}
+
+interface OpenedStore {
+  sessionService: SessionService;
+  opened: { session: Session; resumed: boolean };
+  /** Where the session is kept, for the last line. */
+  where: string;
+  afterTurn(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Sessions as JSON files under the data folder (the default without a database URL). */
+async function openJsonSession(
+  dataDir: string,
+  key: { appName: string; userId: string; sessionId: string },
+  state: Record<string, unknown> | undefined,
+): Promise<OpenedStore> {
+  const file = sessionFilePath(dataDir, key.appName, key.userId, key.sessionId);
+  const sessionService = new InMemorySessionService();
+  let opened: Awaited<ReturnType<typeof openFileSession>>;
+  try {
+    opened = await openFileSession(sessionService, file, key, state);
+  } catch (error) {
+    if (error instanceof CliUsageError) throw error;
+    throw new CliUsageError(`Could not open session file ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return {
+    sessionService,
+    opened,
+    where: file,
+    afterTurn: () => saveFileSession(sessionService, file, key, opened.initialState),
+    close: async () => {},
+  };
+}
+
+/** Sessions in the database the servers use (DATABASE_URL): each event is stored as it happens. */
+async function openSqlSession(
+  url: string,
+  key: { appName: string; userId: string; sessionId: string },
+  state: Record<string, unknown> | undefined,
+): Promise<OpenedStore> {
+  const { createSqlStores } = await import('@adk/session-sql');
+  let stores: Awaited<ReturnType<typeof createSqlStores>>;
+  try {
+    stores = await createSqlStores(url);
+  } catch (error) {
+    throw new CliUsageError(`Could not open the database ${redactUrl(url)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const existing = await stores.sessions.getSession(key);
+  const session = existing ?? (await stores.sessions.createSession({ ...key, state: state ?? {} }));
+  return {
+    sessionService: stores.sessions,
+    opened: { session, resumed: existing !== undefined },
+    where: `${redactUrl(url)} (session ${key.sessionId})`,
+    afterTurn: async () => {},
+    close: () => stores.close(),
+  };
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 export const runCommand: CommandModule = (program: Command) => {
@@ -120,7 +186,11 @@ export const runCommand: CommandModule = (program: Command) => {
       'send the queries of an ADK replay file ({"state": {...}, "queries": [...]}) and exit',
     )
     .option('--user <id>', 'user id of the session', 'user')
-    .option('--data-dir <dir>', 'where sessions are saved (default: <agent folder>/.adk)')
+    .option('--data-dir <dir>', 'where JSON sessions are saved (default: <agent folder>/.adk)')
+    .option(
+      '--database-url <url>',
+      'keep sessions in this database instead (pglite://<dir>, sqlite://<file>, postgres://…; default: DATABASE_URL)',
+    )
     .addHelpText(
       'after',
       `
@@ -131,7 +201,9 @@ Examples:
   adk run ./my_agent --replay replay.json
 
 Replies stream as they are generated; tool calls (→) and results (←) are shown; a tool that needs
-confirmation asks y/n. Sessions are saved as JSON under <data-dir>/run/.`,
+confirmation asks y/n. Sessions are saved as JSON under <data-dir>/run/, or, with --database-url
+or DATABASE_URL (the variable adk web and adk api_server read), in that database: the same
+sessions the servers show. sqlite:// needs Node >= 22.5 (node:sqlite).`,
     )
     .action(run);
 };

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { defaultModelRegistry, describeError, ModelRegistry } from '@adk/core';
+import { defaultModelRegistry, describeError } from '@adk/core';
 import type { AdkServerUi } from '@adk/server';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -190,10 +190,20 @@ export async function serve(
  * not part of a replayed run goes to the model the name had before.
  */
 async function conformanceServing(): Promise<ConformancePlugin> {
-  const { ConformancePlugin, ReplayModel, replayModelProvider } = await import('../conformance/plugin.js');
+  const {
+    ConformancePlugin,
+    REPLAY_PROVIDER_NAME,
+    ReplayModel,
+    capabilitiesBeneathReplay,
+    replayModelProvider,
+  } = await import('../conformance/plugin.js');
   const plugin = new ConformancePlugin();
-  const before = registerModelsFromEnv(new ModelRegistry());
-  defaultModelRegistry.register(replayModelProvider(new ReplayModel(plugin, (name) => before.resolve(name))));
+  const provider = replayModelProvider(
+    new ReplayModel(plugin, (name) => defaultModelRegistry.resolve(name, { except: [REPLAY_PROVIDER_NAME] })),
+    capabilitiesBeneathReplay(defaultModelRegistry),
+  );
+  // In front of every provider, the ones apps register when they load included.
+  defaultModelRegistry.register(provider, { tier: 'override' });
   return plugin;
 }
 

@@ -1,19 +1,22 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  AfterModelArgs,
-  AfterToolArgs,
-  BeforeModelArgs,
-  BeforeToolArgs,
-  Event,
-  GenerateOptions,
-  Llm,
-  LlmRequest,
-  LlmResponse,
-  ModelProvider,
-  Plugin,
-  RunHookArgs,
+import {
+  type AfterModelArgs,
+  type AfterToolArgs,
+  AgentTool,
+  type BeforeModelArgs,
+  type BeforeToolArgs,
+  type Event,
+  type GenerateOptions,
+  type Llm,
+  type LlmRequest,
+  type LlmResponse,
+  type ModelCapabilities,
+  type ModelProvider,
+  type ModelRegistry,
+  type Plugin,
+  type RunHookArgs,
 } from '@adk/core';
 import { describeDifference } from './diff.js';
 import { ReplayMismatchError, ReplaySetupError } from './errors.js';
@@ -101,8 +104,9 @@ export interface ConformancePluginOptions {
  * the requests were made, appended to the case's `generated-recordings[-sse].yaml` when the
  * top-level invocation ends. Replay: each tool call is checked (name and arguments) against the
  * next one recorded for its agent and answered with the recorded result (the tool still runs, for
- * its side effects); model calls go to {@link ReplayModel}. Mismatches are kept per case folder
- * for {@link ConformancePlugin.takeFailures}.
+ * its side effects, except an `AgentTool`, whose agent is not run, as in adk-python's replay);
+ * model calls go to {@link ReplayModel}. Mismatches are kept per case folder for
+ * {@link ConformancePlugin.takeFailures}.
  */
 export class ConformancePlugin implements Plugin {
   readonly name = 'adk_conformance';
@@ -193,7 +197,24 @@ export class ConformancePlugin implements Plugin {
 
   async onEvent({ context, event }: RunHookArgs & { event: Event }): Promise<undefined> {
     const current = this.byInvocation.get(context.invocationId);
-    if (current?.mode !== 'record' || !event.partial) return undefined;
+    if (current?.mode !== 'record') return undefined;
+    if (!event.partial) {
+      // A call that failed (invalid arguments, a throw) never reaches afterTool: its error
+      // response is recorded from the function-response event that carries it.
+      for (const part of event.content?.parts ?? []) {
+        const answer = part.functionResponse;
+        const pending = answer && current.pendingTool.get(answer.id);
+        if (!answer || !pending?.recording.tool_recording) continue;
+        current.pendingTool.delete(answer.id);
+        pending.recording.tool_recording.tool_response = {
+          id: answer.id,
+          name: answer.name,
+          response: structuredClone(answer.response),
+        };
+        pending.complete = true;
+      }
+      return undefined;
+    }
     const pending = current.pendingLlm.get(event.author);
     if (pending && event.content)
       pending.responses.push(toAdkResponse({ content: event.content, partial: true }));
@@ -239,7 +260,7 @@ export class ConformancePlugin implements Plugin {
     return undefined;
   }
 
-  async beforeTool({ tool, args, context }: BeforeToolArgs): Promise<undefined> {
+  async beforeTool({ tool, args, context }: BeforeToolArgs): Promise<Record<string, unknown> | undefined> {
     const current = this.byInvocation.get(context.invocationId);
     if (!current) return undefined;
     const agentName = context.agentName;
@@ -281,6 +302,10 @@ export class ConformancePlugin implements Plugin {
     }
     const response = expected.tool_response?.response;
     if (isPlainObject(response)) current.toolResponses.set(context.functionCallId, response);
+    // As adk-python's replay: an agent tool is answered from the recording without running its
+    // agent (whose model calls were recorded, and are not replayed); other tools run for their
+    // side effects and their result is replaced in afterTool.
+    if (tool instanceof AgentTool && isPlainObject(response)) return structuredClone(response);
     return undefined;
   }
 
@@ -360,7 +385,43 @@ export class ReplayModel implements Llm {
   }
 }
 
-/** A registry provider that gives every model name the replay model. */
-export function replayModelProvider(model: ReplayModel): ModelProvider {
-  return { name: 'adk-conformance-replay', matches: () => true, create: () => model };
+/** The registry name of {@link replayModelProvider}. */
+export const REPLAY_PROVIDER_NAME = 'adk-conformance-replay';
+
+/**
+ * A registry provider that gives every model name the replay model (register it in the `override`
+ * tier). With `capabilitiesOf`, the model a name gets reports the capabilities of the model it
+ * stands in for, so the flow builds the requests it built when the case was recorded (e.g.
+ * `set_model_response` or not).
+ */
+export function replayModelProvider(
+  model: ReplayModel,
+  capabilitiesOf?: (name: string) => ModelCapabilities | undefined,
+): ModelProvider {
+  return {
+    name: REPLAY_PROVIDER_NAME,
+    matches: () => true,
+    create: (name) => {
+      const capabilities = capabilitiesOf?.(name);
+      if (!capabilities) return model;
+      return {
+        model: model.model,
+        capabilities,
+        generate: (request, options) => model.generate(request, options),
+      } satisfies Llm;
+    },
+  };
+}
+
+/** The capabilities a name has in `registry` beneath the replay model (none when nothing serves it). */
+export function capabilitiesBeneathReplay(
+  registry: ModelRegistry,
+): (name: string) => ModelCapabilities | undefined {
+  return (name) => {
+    try {
+      return registry.resolve(name, { except: [REPLAY_PROVIDER_NAME] }).capabilities;
+    } catch {
+      return undefined;
+    }
+  };
 }

@@ -127,16 +127,89 @@ function withoutVolatile(request: Record<string, unknown>): Record<string, unkno
 
 const SCHEMA_TYPES = new Set(['STRING', 'NUMBER', 'OBJECT', 'ARRAY', 'INTEGER', 'BOOLEAN', 'NULL']);
 
-/** A JSON Schema without its prose and formatting (lenient comparison). */
-function normalizeSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(normalizeSchema);
+/** Schema prose and formatting, which lenient comparison leaves out (either spelling). */
+const SCHEMA_PROSE = new Set([
+  'title',
+  'default',
+  'description',
+  'example',
+  '$schema',
+  '$id',
+  '$defs',
+  'definitions',
+  'additionalProperties',
+  'additional_properties',
+  'propertyOrdering',
+  'property_ordering',
+]);
+
+/** genai `Schema` fields as dumped (snake_case) and their JSON Schema names. */
+const GENAI_KEYWORDS: Record<string, string> = {
+  any_of: 'anyOf',
+  max_length: 'maxLength',
+  min_length: 'minLength',
+  max_items: 'maxItems',
+  min_items: 'minItems',
+  max_properties: 'maxProperties',
+  min_properties: 'minProperties',
+};
+
+/** Keywords whose value is a map of names to schemas (the names are kept). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
+
+/** How deep `$ref`s are followed (a recursive schema stays a `$ref` below this). */
+const MAX_REF_DEPTH = 16;
+
+/** The schema a local `$ref` (`#/$defs/X`, `#/definitions/X`, any `#/…` path) points to in `root`. */
+function resolveRef(ref: string, root: unknown): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isPlainObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/**
+ * A parameter schema in one canonical shape, whichever form it was recorded in (lenient
+ * comparison): our JSON Schema (`parameters_json_schema`) or genai's `Schema` (`parameters`: upper-case
+ * types, `nullable`, snake_case keywords). Prose and formatting are left out; local `$ref`s are
+ * replaced by what they point to; `type: [T, "null"]` and `anyOf: [T, {type: null}]` become `T`
+ * with `nullable: true`; type names are lower-case; `required` is sorted; `nullable: false` and
+ * an object's empty `properties` are dropped.
+ */
+export function normalizeSchema(schema: unknown, root: unknown = schema, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(s, root, depth));
   if (!isPlainObject(schema)) return schema;
+  if (typeof schema.$ref === 'string' && depth < MAX_REF_DEPTH) {
+    const target = resolveRef(schema.$ref, root);
+    if (isPlainObject(target)) {
+      const { $ref: _r, ...rest } = schema;
+      return normalizeSchema({ ...target, ...rest }, root, depth + 1);
+    }
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (['title', 'default', 'description', '$schema', 'additionalProperties'].includes(key)) continue;
-    if (key === 'type' && typeof value === 'string' && SCHEMA_TYPES.has(value))
-      out[key] = value.toLowerCase();
-    else out[key] = normalizeSchema(value);
+  for (const [rawKey, value] of Object.entries(schema)) {
+    if (SCHEMA_PROSE.has(rawKey)) continue;
+    const key = GENAI_KEYWORDS[rawKey] ?? rawKey;
+    if (key === 'type') {
+      const types = (Array.isArray(value) ? value : [value]).map((t) =>
+        typeof t === 'string' && SCHEMA_TYPES.has(t) ? t.toLowerCase() : t,
+      );
+      const named = types.filter((t) => t !== 'null');
+      if (named.length < types.length && named.length > 0) out.nullable = true;
+      out.type = named.length === 1 ? named[0] : named.length === 0 ? 'null' : named.sort();
+    } else if (key === 'nullable') {
+      if (value === true) out.nullable = true;
+    } else if (key === 'required' && Array.isArray(value)) {
+      if (value.length > 0) out.required = [...value].sort();
+    } else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) {
+      const map: Record<string, unknown> = {};
+      for (const [name, sub] of Object.entries(value)) map[name] = normalizeSchema(sub, root, depth);
+      out[key] = map;
+    } else out[key] = normalizeSchema(value, root, depth);
   }
   const anyOf = out.anyOf;
   if (Array.isArray(anyOf)) {
@@ -146,6 +219,8 @@ function normalizeSchema(schema: unknown): unknown {
       Object.assign(out, others[0], { nullable: true });
     }
   }
+  if (out.type === 'object' && isPlainObject(out.properties) && Object.keys(out.properties).length === 0)
+    delete out.properties;
   return out;
 }
 
@@ -156,26 +231,76 @@ function normalizeDeclarations(request: Record<string, unknown>): void {
     if (!isPlainObject(tool) || !Array.isArray(tool.function_declarations)) continue;
     tool.function_declarations = tool.function_declarations.map((d: unknown) => {
       if (!isPlainObject(d)) return d;
-      const { parameters, response: _r, response_json_schema: _rj, ...rest } = d;
-      const schema = rest.parameters_json_schema ?? parameters;
+      // genai's `parameters` and our `parameters_json_schema` are one shape here; a `response`
+      // schema (1.x declared one, in either form) is not compared.
+      const {
+        parameters,
+        parameters_json_schema: jsonSchema,
+        response: _r,
+        response_json_schema: _rj,
+        ...rest
+      } = d;
+      const schema = jsonSchema ?? parameters;
       const out: Record<string, unknown> = { ...rest };
       if (typeof out.description === 'string') out.description = out.description.trim();
       if (out.name === 'transfer_to_agent') delete out.description;
-      if (schema !== undefined) out.parameters_json_schema = normalizeSchema(schema);
+      if (schema !== undefined) out.parameters = normalizeSchema(schema);
       return out;
     });
+  }
+}
+
+const FOR_CONTEXT = 'For context:';
+const QUOTE_BEGIN = '<<<BEGIN_QUOTED_AGENT_CONTENT>>>';
+const QUOTE_END = '<<<END_QUOTED_AGENT_CONTENT>>>';
+
+/** One relayed part without its quote markers: `[a] said:\n<<<BEGIN…>>>\nX\n<<<END…>>>` → `[a] said: X`. */
+function unquoted(text: string): string {
+  return text
+    .split(QUOTE_BEGIN)
+    .map((piece, i) => (i === 0 ? piece.replace(/\s+$/, '') : piece.replace(/^\s*\n?/, ' ')))
+    .join('')
+    .split(QUOTE_END)
+    .map((piece, i, all) => (i < all.length - 1 ? piece.replace(/\n?$/, '') : piece))
+    .join('')
+    .trim();
+}
+
+/**
+ * Another agent's turns relayed as a user content (`For context:` first), fenced as adk-python 2.x
+ * sends them (a preamble, then each part between quote markers) or unfenced as 1.x did, reduced
+ * to one shape: `For context:`, then each part as `[author] said: …` (or called / returned) with
+ * the quote markers stripped.
+ */
+function normalizeRelayedTurns(request: Record<string, unknown>): void {
+  if (!Array.isArray(request.contents)) return;
+  for (const content of request.contents) {
+    if (!isPlainObject(content) || content.role !== 'user' || !Array.isArray(content.parts)) continue;
+    const [first, ...rest] = content.parts;
+    if (!isPlainObject(first) || typeof first.text !== 'string' || !first.text.startsWith(FOR_CONTEXT))
+      continue;
+    content.parts = [
+      { text: FOR_CONTEXT },
+      ...rest.map((part: unknown) =>
+        isPlainObject(part) && typeof part.text === 'string' ? { ...part, text: unquoted(part.text) } : part,
+      ),
+    ];
   }
 }
 
 /**
  * A request ready for comparison: volatile fields out (`live_connect_config`, `config.http_options`,
  * `config.labels`), nulls and empty defaults out; `lenient` also ignores what ADK's own replay
- * ignores across languages — tool descriptions' surrounding whitespace, `transfer_to_agent`'s
- * description, and the prose and formatting of parameter schemas.
+ * ignores across languages and releases — tool descriptions' surrounding whitespace,
+ * `transfer_to_agent`'s description, the form and prose of parameter schemas (see
+ * `normalizeSchema`), and the fencing of relayed `For context:` turns.
  */
 export function comparableRequest(request: unknown, mode: RequestComparison): unknown {
   if (!isPlainObject(request)) return request;
   const out = withoutVolatile(pruneDefaults(structuredClone(request)) as Record<string, unknown>);
-  if (mode === 'lenient') normalizeDeclarations(out);
+  if (mode === 'lenient') {
+    normalizeDeclarations(out);
+    normalizeRelayedTurns(out);
+  }
   return out;
 }

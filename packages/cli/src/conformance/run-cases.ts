@@ -23,6 +23,7 @@ import {
 } from './formats.js';
 import {
   ConformancePlugin,
+  capabilitiesBeneathReplay,
   RECORDINGS_CONFIG_KEY,
   REPLAY_CONFIG_KEY,
   ReplayModel,
@@ -327,8 +328,12 @@ async function startServer(
 ): Promise<Harness> {
   const plugin = new ConformancePlugin({ requestComparison });
   registerModelsFromEnv(defaultModelRegistry);
-  const provider = mode === 'replay' ? replayModelProvider(new ReplayModel(plugin)) : undefined;
-  if (provider) defaultModelRegistry.register(provider);
+  const provider =
+    mode === 'replay'
+      ? replayModelProvider(new ReplayModel(plugin), capabilitiesBeneathReplay(defaultModelRegistry))
+      : undefined;
+  // In front of every provider, the ones apps register when they load included.
+  if (provider) defaultModelRegistry.register(provider, { tier: 'override' });
   const { createAdkServer, listenAdkServer } = await import('@adk/server');
   const warnings: string[] = [];
   const server = await createAdkServer({

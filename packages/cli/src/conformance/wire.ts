@@ -22,6 +22,7 @@ const OPAQUE = new Set([
   'output',
   'labels',
   'agentState',
+  'setModelResponse',
 ]);
 
 export function camelToSnake(key: string): string {

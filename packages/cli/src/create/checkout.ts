@@ -93,6 +93,27 @@ export function packageClosure(checkout: Checkout, wanted: string[]): string[] {
 const run = promisify(execFile);
 
 /**
+ * The pnpm to pack with: the one the checkout's bootstrap provisioned (`.tools/bin/pnpm`, what the
+ * root `npm start` installs), else `pnpm` on PATH, else npm's `npx pnpm@<version>` (the
+ * `packageManager` version of the checkout, fetched once into npm's cache).
+ */
+export function pnpmCommand(root: string): { file: string; args: string[] } {
+  const provisioned = join(root, '.tools', 'bin', process.platform === 'win32' ? 'pnpm.cmd' : 'pnpm');
+  if (existsSync(provisioned)) return { file: provisioned, args: [] };
+  if (onPath('pnpm')) return { file: 'pnpm', args: [] };
+  const manager = (readManifest(join(root, 'package.json')) as { packageManager?: string } | undefined)
+    ?.packageManager;
+  const version = manager?.startsWith('pnpm@') ? manager.slice('pnpm@'.length) : 'latest';
+  return { file: 'npx', args: ['--yes', `pnpm@${version}`] };
+}
+
+function onPath(command: string): boolean {
+  const dirs = (process.env.PATH ?? '').split(process.platform === 'win32' ? ';' : ':');
+  const names = process.platform === 'win32' ? [`${command}.cmd`, `${command}.exe`] : [command];
+  return dirs.some((dir) => dir && names.some((name) => existsSync(join(dir, name))));
+}
+
+/**
  * Packs each package with `pnpm pack` (which rewrites `workspace:` ranges to the versions a
  * publish would write) into `destination`, and returns the tarball file name of each package.
  * The packages must be built (`pnpm build` in the checkout): a tarball ships `dist/`.
@@ -116,8 +137,9 @@ export async function packPackages(
     for (let name = queue.shift(); name; name = queue.shift()) {
       const dir = checkout.packages.get(name)?.dir as string;
       let stdout: string;
+      const pnpm = pnpmCommand(checkout.root);
       try {
-        ({ stdout } = await run('pnpm', ['pack', '--pack-destination', destination], {
+        ({ stdout } = await run(pnpm.file, [...pnpm.args, 'pack', '--pack-destination', destination], {
           cwd: dir,
           encoding: 'utf8',
           shell: process.platform === 'win32',
@@ -126,8 +148,8 @@ export async function packPackages(
         const code = (error as { code?: string }).code;
         throw new CliUsageError(
           code === 'ENOENT'
-            ? `pnpm is needed to pack ${name} from the checkout (corepack enable, or npm i -g pnpm). Or use --packages registry.`
-            : `pnpm pack failed in ${dir}: ${(error as { stderr?: string }).stderr || (error as Error).message}`,
+            ? `pnpm is needed to pack ${name} from the checkout: run \`npm start\` in ${checkout.root} once (it provisions .tools/bin/pnpm), or install pnpm. Or use --packages registry.`
+            : `${pnpm.file} pack failed in ${dir}: ${(error as { stderr?: string }).stderr || (error as Error).message}`,
           { cause: error },
         );
       }

@@ -113,11 +113,17 @@ GEMINI_API_KEY=
 # The model the agent asks for (default: ${o.model}); it must match the key you set, e.g.
 # ADK_MODEL=claude-sonnet-4-5 with ANTHROPIC_API_KEY, or ADK_MODEL=gpt-4.1-mini with OPENAI_API_KEY.
 # ADK_MODEL=${o.model}
+
+# Where sessions are kept. Unset: adk web / adk api_server use an embedded PGlite database in .adk/,
+# adk run keeps JSON files in .adk/run/. Set, every command uses this database (the same sessions):
+# pglite://.adk/pglite, sqlite://.adk/sessions.db (needs Node >= 22.5), postgres://user:pass@host:5432/db
+# DATABASE_URL=
 `,
     '.gitignore': 'node_modules/\n.env\n.adk/\n',
     'README.md': `# ${o.name}
 
-An agent built with ADK for TypeScript.
+An agent built with ADK for TypeScript. It needs Node.js 22 or later (\`node --version\`);
+SQLite sessions (\`sqlite://\`) need Node 22.5 or later.
 
 \`\`\`sh
 npm install
@@ -130,7 +136,16 @@ npm run web            # or open the web UI at http://127.0.0.1:8000/dev-ui/ (ad
   schema) or sub-agents.
 - The model is named in \`agent.ts\` (\`ADK_MODEL\` overrides it); the \`adk\` command resolves it to
   Gemini, Claude or OpenAI when the matching key is set.
-- Sessions are kept in \`.adk/\`; \`adk run . --session <id>\` resumes one.
+- Where each command keeps sessions:
+
+  | command | without \`DATABASE_URL\` | with \`DATABASE_URL\` |
+  | --- | --- | --- |
+  | \`npm start\` (\`adk run .\`) | JSON files in \`.adk/run/\` | that database |
+  | \`npm run web\` (\`adk web .\`), \`adk api_server .\` | embedded PGlite in \`.adk/pglite/\` | that database |
+
+  \`DATABASE_URL\` (in \`.env\` or the environment) is \`pglite://<folder>\`, \`sqlite://<file>\` or
+  \`postgres://…\`; with it, the terminal and the web UI see the same sessions.
+  \`adk run . --session <id>\` resumes one.
 - \`npm run typecheck\` checks the TypeScript; no build step is needed to run it.
 - \`npm run web\` reloads the agent when you save a file (runs in progress finish on the old code;
   a file with an error keeps the last good version and the page shows the error).

@@ -1,6 +1,7 @@
 import {
   type ConnectOptions,
   type Content,
+  errorCodeOf,
   type InlineData,
   type LlmConnection,
   type LlmRequest,
@@ -204,7 +205,7 @@ export class DemoLiveConnection implements LlmConnection {
       .then(() => this.play(turn.signal))
       .catch((error: unknown) =>
         this.emit({
-          errorCode: 'DEMO_ERROR',
+          errorCode: errorCodeOf(error),
           errorMessage: error instanceof Error ? error.message : String(error),
         }),
       );

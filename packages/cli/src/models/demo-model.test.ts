@@ -1,4 +1,5 @@
 import { FunctionTool, LlmAgent, ModelRegistry, runAgent } from '@adk/core';
+import { ScriptedModel } from '@adk/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEMO_NOTICE, DemoModel, describeModelChoice, pickModel, registerModelsFromEnv } from '../index.js';
@@ -136,5 +137,26 @@ describe('pickModel', () => {
     const gemini = registerModelsFromEnv(new ModelRegistry(), { GEMINI_API_KEY: 'k' });
     expect(gemini.resolve('gemini-2.5-flash')).not.toBeInstanceOf(DemoModel);
     expect(gemini.resolve('claude-sonnet-4-5')).toBeInstanceOf(DemoModel);
+  });
+
+  it("registerModelsFromEnv leaves every name an app's own provider serves to it", () => {
+    const acme = new ScriptedModel({ model: 'acme-1' });
+    const mine = new ScriptedModel({ model: 'my-gemini' });
+    const appProviders = (registry: ModelRegistry) =>
+      registry
+        .register({ name: 'acme', matches: (m) => m.startsWith('acme-'), create: () => acme })
+        .register({ name: 'gemini', matches: (m) => m.startsWith('gemini-'), create: () => mine });
+    const env = { GEMINI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' };
+    // The app loads before the CLI registers (adk run, eval, mcp) or after (adk web, api_server, worker).
+    for (const registry of [
+      registerModelsFromEnv(appProviders(new ModelRegistry()), env),
+      appProviders(registerModelsFromEnv(new ModelRegistry(), env)),
+    ]) {
+      expect(registry.resolve('acme-1')).toBe(acme);
+      expect(registry.resolve('gemini-2.5-flash')).toBe(mine);
+      expect(registry.resolve('claude-sonnet-4-5')).not.toBeInstanceOf(DemoModel);
+      expect(registry.resolve('claude-sonnet-4-5')).not.toBe(mine);
+      expect(registry.resolve('someone-elses-model')).toBeInstanceOf(DemoModel);
+    }
   });
 });

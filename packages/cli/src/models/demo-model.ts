@@ -31,6 +31,8 @@ export interface DemoModelOptions {
 export const DEMO_NOTICE = '[offline demo model: no API key is set]';
 
 const TRANSFER = 'transfer_to_agent';
+/** The tool an agent with an output schema and tools gets for its final answer (adk-python's name). */
+const SET_MODEL_RESPONSE = 'set_model_response';
 const STOPWORDS = new Set(
   'a an and are as at be by can do does for from get give how i in is it me my of on or please show tell that the this to was what when where which who why will with you your current returns return agent agents tool tools use user'.split(
     ' ',
@@ -192,6 +194,13 @@ export function planReply(request: LlmRequest): Plan {
 
   // A tool answered: summarize what it returned.
   const responses = last?.parts.flatMap((p) => (p.functionResponse ? [p.functionResponse] : [])) ?? [];
+  // An output schema with tools: the final answer is a set_model_response call, its arguments
+  // taken from what the tools returned (and guessed from the message). Once: after a refusal, text.
+  const answerTool = (request.tools ?? []).find((t) => t.name === SET_MODEL_RESPONSE);
+  const refused = responses.some((r) => r.name === SET_MODEL_RESPONSE);
+  if (answerTool && !refused && (responses.length > 0 || !hasMatchingTool(request, message))) {
+    return { kind: 'call', name: SET_MODEL_RESPONSE, args: structuredArgs(answerTool, responses, message) };
+  }
   if (responses.length > 0 && userIndex < contents.length - 1) {
     const lines = responses.map((r) => `- \`${r.name}\`: ${describeValue(r.response)}`);
     return {
@@ -205,7 +214,7 @@ export function planReply(request: LlmRequest): Plan {
   // Act once per user message: this agent's own call, or any transfer, since the message counts.
   const alreadyActed = since.some((c) => c.role === 'model' && c.parts.some((p) => p.functionCall));
   const transferred = since.some((c) => contentWords(c).includes(TRANSFER));
-  const tools = (request.tools ?? []).filter((t) => t.name !== TRANSFER);
+  const tools = (request.tools ?? []).filter((t) => t.name !== TRANSFER && t.name !== SET_MODEL_RESPONSE);
   const transfer = (request.tools ?? []).find((t) => t.name === TRANSFER);
   const arithmetic = /\d\s*[-+*/^%]\s*\(?\s*\d/.test(message);
   if (!alreadyActed && (asked.length > 0 || arithmetic)) {
@@ -349,4 +358,73 @@ function guessString(hint: string, message: string): string | undefined {
   const quoted = /["“']([^"”']+)["”']/.exec(message)?.[1];
   if (quoted) return quoted;
   return undefined;
+}
+
+/** Whether some tool (not transfer or set_model_response) matches the message's words. */
+function hasMatchingTool(request: LlmRequest, message: string): boolean {
+  const asked = words(message);
+  return (request.tools ?? []).some(
+    (t) =>
+      t.name !== TRANSFER &&
+      t.name !== SET_MODEL_RESPONSE &&
+      score(asked, `${t.name.replace(/_/g, ' ')} ${t.description ?? ''}`) > 0,
+  );
+}
+
+/** A JSON Schema type check, enough for the values tools return. */
+function fitsType(value: unknown, type: string | undefined): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return value !== undefined;
+  }
+}
+
+/** set_model_response's arguments: each field from a tool result of the same name and type, else guessed. */
+function structuredArgs(
+  tool: FunctionDeclaration,
+  responses: { response: Record<string, unknown> }[],
+  message: string,
+): Record<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const r of responses) {
+    const result = r.response.result;
+    const fields = result && typeof result === 'object' && !Array.isArray(result) ? result : r.response;
+    for (const [k, v] of Object.entries(fields as Record<string, unknown>))
+      if (!found.has(k)) found.set(k, v);
+  }
+  const properties = (tool.parameters?.properties ?? {}) as Record<string, PropertySchema>;
+  const required = new Set((tool.parameters?.required as string[] | undefined) ?? []);
+  const guessed = guessArgs(tool, message);
+  const summary = responses.map((r) => describeValue(r.response)).join('; ') || message;
+  const args: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(properties)) {
+    const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+    const value = found.get(key);
+    if (fitsType(value, type)) args[key] = value;
+    else if (key in guessed && fitsType(guessed[key], type)) args[key] = guessed[key];
+    else if (required.has(key))
+      args[key] =
+        type === 'number' || type === 'integer'
+          ? 0
+          : type === 'boolean'
+            ? false
+            : type === 'array'
+              ? []
+              : type === 'object'
+                ? {}
+                : summary;
+  }
+  return args;
 }

@@ -1,4 +1,4 @@
-import { type BaseAgent, type Llm, LlmAgent, type ModelProvider, ModelRegistry } from '@adk/core';
+import { type BaseAgent, type Llm, LlmAgent, ModelRegistry } from '@adk/core';
 import { registerClaude } from '@adk/models-claude';
 import { registerGemini } from '@adk/models-gemini';
 import { registerOpenAI } from '@adk/models-openai';
@@ -63,21 +63,47 @@ export function pickModel(options: PickModelOptions = {}): Llm {
   return registerProviders(new ModelRegistry()).resolve(choice.model);
 }
 
+/** The name of the CLI's key-based providers on a registry (one entry for all three). */
+export const KEYED_PROVIDERS_NAME = 'adk-cli-keyed';
+/** The name of the CLI's offline demo model on a registry. */
+export const DEMO_PROVIDER_NAME = 'adk-demo';
+
 /**
  * Makes a registry serve agents that name their model (e.g. `model: 'gemini-2.5-flash'`): the
  * real providers when their key is set, and the offline demo model for every other name, so an
  * agent written for a real model still runs, plainly labelled, without a key. Used by `adk run`,
- * `adk web` and `adk api_server` on the process-wide registry.
+ * `adk web`, `adk api_server`, `adk eval`, `adk worker`, `adk mcp` and `adk conformance` on the
+ * process-wide registry.
+ *
+ * Both go in the registry's fallback tier: a provider the app registers itself (a third party's
+ * `registerAcme(defaultModelRegistry)`, or its own `registerGemini` with options), before or after
+ * this call, is asked first; the keyed providers come next and the demo model answers only names
+ * nothing else matches.
  */
 export function registerModelsFromEnv(registry: ModelRegistry, env: Env = process.env): ModelRegistry {
   const demo = new DemoModel();
-  const fallback: ModelProvider = { name: 'adk-demo', matches: () => true, create: () => demo };
-  // Later registrations win, so the fallback goes first and the keyed providers over it.
-  registry.register(fallback);
-  const keyed = new Set(PROVIDER_KEYS.filter((k) => env[k.envVar]).map((k) => k.provider));
-  if (keyed.has('gemini')) registerGemini(registry);
-  if (keyed.has('claude')) registerClaude(registry);
-  if (keyed.has('openai')) registerOpenAI(registry);
+  // Within a tier later registrations win: the demo model first, the keyed providers over it.
+  registry.register(
+    { name: DEMO_PROVIDER_NAME, matches: () => true, create: () => demo },
+    { tier: 'fallback' },
+  );
+  const keyedNames = new Set(PROVIDER_KEYS.filter((k) => env[k.envVar]).map((k) => k.provider));
+  if (keyedNames.size === 0) {
+    registry.unregister(KEYED_PROVIDERS_NAME);
+    return registry;
+  }
+  const keyed = new ModelRegistry();
+  if (keyedNames.has('gemini')) registerGemini(keyed);
+  if (keyedNames.has('claude')) registerClaude(keyed);
+  if (keyedNames.has('openai')) registerOpenAI(keyed);
+  registry.register(
+    {
+      name: KEYED_PROVIDERS_NAME,
+      matches: (model) => keyed.has(model),
+      create: (model) => keyed.resolve(model),
+    },
+    { tier: 'fallback' },
+  );
   return registry;
 }
 

@@ -24,7 +24,7 @@ export function asArray<F>(value: Callbacks<F> | undefined): F[] {
   return Array.isArray(value) ? value : [value];
 }
 
-const NO_RESULT: Promise<undefined> = Promise.resolve(undefined);
+const NO_RESULT: Promise<undefined> = /* @__PURE__ */ Promise.resolve(undefined);
 
 /** Runs callbacks in order and returns the first defined result. */
 export function firstResult<A, R>(

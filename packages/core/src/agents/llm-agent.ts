@@ -14,7 +14,8 @@ import type { InvocationContext } from './invocation-context.js';
 
 type Hook<K extends keyof AgentHooks> = NonNullable<AgentHooks[K]>;
 
-export interface LlmAgentOptions extends BaseAgentOptions {
+/** `TOutput`: the type of the agent's structured output, inferred from `outputSchema`. */
+export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   /** A model object, or a name resolved through the model registry. Inherited from the nearest LlmAgent ancestor when omitted. */
   model?: string | Llm;
   /** Template (`{key}`, `{key?}`, `{app:key}`, `{user:key}`, `{artifact.name}`) or function. */
@@ -28,10 +29,15 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   staticInstruction?: string;
   tools?: ToolUnion[];
   generateConfig?: GenerateConfig;
+  /** @google/adk's name for `generateConfig` (used when `generateConfig` is not given). */
+  generateContentConfig?: GenerateConfig;
   /** Store the final response text (or parsed output) in state under this key. */
   outputKey?: string;
-  /** Sent as the response schema; the final text is validated against it. */
-  outputSchema?: z.ZodType;
+  /**
+   * Sent as the response schema; the final text is validated against it. Its output type is the
+   * agent's (`runAgent(agent, …).output`).
+   */
+  outputSchema?: z.ZodType<TOutput>;
   /** 'none': send only the current turn, not the session history. */
   includeContents?: IncludeContents;
   disallowTransferToParent?: boolean;
@@ -55,7 +61,7 @@ export interface LlmAgentOptions extends BaseAgentOptions {
 }
 
 /** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
-export class LlmAgent extends BaseAgent {
+export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly model: string | Llm | undefined;
   readonly instruction: InstructionProvider | undefined;
   readonly staticInstruction: string | undefined;
@@ -63,7 +69,7 @@ export class LlmAgent extends BaseAgent {
   readonly tools: readonly ToolUnion[];
   readonly generateConfig: GenerateConfig | undefined;
   readonly outputKey: string | undefined;
-  readonly outputSchema: z.ZodType | undefined;
+  readonly outputSchema: z.ZodType<TOutput> | undefined;
   readonly includeContents: IncludeContents;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
@@ -81,14 +87,14 @@ export class LlmAgent extends BaseAgent {
     onToolError: Hook<'onToolError'>[];
   };
 
-  constructor(options: LlmAgentOptions) {
+  constructor(options: LlmAgentOptions<TOutput>) {
     super(options);
     this.model = options.model;
     this.instruction = options.instruction;
     this.staticInstruction = options.staticInstruction;
     this.globalInstruction = options.globalInstruction;
     this.tools = options.tools ?? [];
-    this.generateConfig = options.generateConfig;
+    this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;
     this.includeContents = options.includeContents ?? 'default';

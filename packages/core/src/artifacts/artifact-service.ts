@@ -1,5 +1,6 @@
 import { AdkError, type AdkErrorOptions, ValidationError } from '../errors/errors.js';
 import type { JsonValue, Part } from '../events/content.js';
+import { base64ByteLength, utf8ByteLength } from '../utils/bytes.js';
 
 export interface ArtifactScope {
   appName: string;
@@ -66,9 +67,9 @@ export class ArtifactTooLargeError extends AdkError {
 
 /** Bytes a part occupies once stored: decoded inline data, UTF-8 text, else its JSON. */
 export function artifactByteLength(part: Part): number {
-  if (part.inlineData) return Buffer.byteLength(part.inlineData.data, 'base64');
-  if (part.text !== undefined) return Buffer.byteLength(part.text, 'utf8');
-  return Buffer.byteLength(JSON.stringify(part), 'utf8');
+  if (part.inlineData) return base64ByteLength(part.inlineData.data);
+  if (part.text !== undefined) return utf8ByteLength(part.text);
+  return utf8ByteLength(JSON.stringify(part));
 }
 
 /** The MIME type recorded for a part. */
@@ -100,3 +101,6 @@ export function assertSafeArtifactName(filename: string): void {
     );
   }
 }
+
+/** Default size limit of the file and SQL artifact stores. */
+export const DEFAULT_MAX_ARTIFACT_BYTES = 32 * 1024 * 1024;

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileArtifactService, isAdkError } from '../index.js';
+import { isAdkError } from '../index.js';
+import { FileArtifactService } from '../node/index.js';
 import { artifactServiceConformance } from '../testing/index.js';
 
 let root: string;

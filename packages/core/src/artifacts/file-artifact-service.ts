@@ -12,6 +12,7 @@ import {
   type ArtifactVersion,
   artifactMimeType,
   assertSafeArtifactName,
+  DEFAULT_MAX_ARTIFACT_BYTES,
   type DeleteArtifactParams,
   type LoadArtifactParams,
   type SaveArtifactParams,
@@ -24,9 +25,6 @@ export interface FileArtifactServiceOptions {
   /** Largest artifact accepted, in bytes of content (default 32 MiB). */
   maxArtifactBytes?: number;
 }
-
-/** Default size limit of the file and SQL artifact stores. */
-export const DEFAULT_MAX_ARTIFACT_BYTES = 32 * 1024 * 1024;
 
 /** Names Windows reserves for devices, with or without an extension. */
 const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;

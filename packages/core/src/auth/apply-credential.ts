@@ -1,3 +1,4 @@
+import { utf8ToBase64 } from '../utils/bytes.js';
 import type { AuthCredential, AuthScheme } from './auth-credential.js';
 import { AuthError } from './auth-error.js';
 
@@ -32,7 +33,7 @@ export function applyCredential(scheme: AuthScheme, credential: AuthCredential):
       if (kind === 'basic') {
         if (creds?.username === undefined || creds.password === undefined)
           throw new AuthError('The basic credential needs username and password');
-        out.headers.authorization = `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`;
+        out.headers.authorization = `Basic ${utf8ToBase64(`${creds.username}:${creds.password}`)}`;
         return out;
       }
       if (kind === 'bearer') {

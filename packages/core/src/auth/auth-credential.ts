@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../utils/sha256.js';
 
 // The shapes follow ADK's AuthCredential / AuthConfig in their camelCase JSON form, so an ADK client
 // that answers `adk_request_credential` works unchanged. Auth schemes are OpenAPI security schemes.
@@ -141,7 +141,7 @@ function canonical(value: unknown): string {
 }
 
 function digest(value: unknown): string {
-  return createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
+  return sha256Hex(canonical(value)).slice(0, 32);
 }
 
 /** Fields of a service account (ADK's, or Google's key file within it) that name it without a secret. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64Url } from '../utils/bytes.js';
 import {
   type AuthConfig,
   type AuthCredential,
@@ -69,7 +69,7 @@ export async function buildAuthRequest(config: AuthConfig, ctx: CredentialCallCo
   if (!raw?.oauth2?.clientId)
     throw new AuthError(`The ${config.authScheme.type} scheme needs rawAuthCredential.oauth2.clientId`);
   const endpoints = await oauthEndpoints(config.authScheme, ctx.http);
-  const state = randomBytes(18).toString('base64url');
+  const state = randomBase64Url(18);
   const pkce = createPkce();
   await ctx.service.saveCredential({
     ...ctx.scope,

@@ -1,6 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { HttpClientOptions } from '../http/client.js';
+// Static imports: a dynamic import() of these made bundlers wrap every module they share with the
+// root in an initializer run at load, which defeated tree-shaking of the whole package.
+import { isApiCallError } from '../http/api-call-error.js';
+import { type HttpClientOptions, postJson, send } from '../http/client.js';
+import { bytesToBase64Url, randomBase64Url, utf8ToBase64 } from '../utils/bytes.js';
 import { isPlainObject, tryParseJson } from '../utils/json.js';
+import { sha256 } from '../utils/sha256.js';
 import { lazySchema } from '../utils/zod.js';
 import type { AuthCredential, OAuth2Auth, OAuth2Scheme, OpenIdConnectScheme } from './auth-credential.js';
 import { AuthError } from './auth-error.js';
@@ -19,7 +23,7 @@ export interface OAuthHttpOptions extends HttpClientOptions {
   signal?: AbortSignal;
 }
 
-const discoverySchema = lazySchema((z) =>
+const discoverySchema = /* @__PURE__ */ lazySchema((z) =>
   z.looseObject({
     authorization_endpoint: z.string().optional(),
     token_endpoint: z.string().optional(),
@@ -27,7 +31,7 @@ const discoverySchema = lazySchema((z) =>
   }),
 );
 
-const tokenSchema = lazySchema((z) =>
+const tokenSchema = /* @__PURE__ */ lazySchema((z) =>
   z.looseObject({
     access_token: z.string(),
     token_type: z.string().optional(),
@@ -83,19 +87,11 @@ export async function oauthEndpoints(
   return pending;
 }
 
-/** The HTTP layer, loaded when a token request is first made (importing core stays cheap). */
-function httpLayer() {
-  return Promise.all([import('../http/client.js'), import('../http/api-call-error.js')]).then(
-    ([client, errors]) => ({ ...client, ...errors }),
-  );
-}
-
 async function discover(
   url: string,
   scopes: string[] | undefined,
   http: OAuthHttpOptions,
 ): Promise<OAuthEndpoints> {
-  const { send } = await httpLayer();
   const response = await send({ ...http, url, method: 'GET', apiName: 'OpenID Connect discovery' }, []);
   const parsed = discoverySchema.safeParse(tryParseJson(await response.text()));
   if (!parsed.success) throw new AuthError(`OpenID Connect discovery at ${url} returned no usable document`);
@@ -109,8 +105,8 @@ async function discover(
 
 /** A PKCE verifier and its S256 challenge (RFC 7636). */
 export function createPkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const verifier = randomBase64Url(32);
+  const challenge = bytesToBase64Url(sha256(verifier));
   return { verifier, challenge };
 }
 
@@ -180,14 +176,13 @@ export async function requestToken(
     if (method === 'client_secret_basic' && oauth2.clientSecret) {
       const id = encodeURIComponent(oauth2.clientId);
       const secret = encodeURIComponent(oauth2.clientSecret);
-      headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+      headers.authorization = `Basic ${utf8ToBase64(`${id}:${secret}`)}`;
     } else {
       body.set('client_id', oauth2.clientId);
       if (method === 'client_secret_post' && oauth2.clientSecret)
         body.set('client_secret', oauth2.clientSecret);
     }
   }
-  const { postJson, isApiCallError } = await httpLayer();
   let value: ReturnType<typeof tokenSchema.parse>;
   try {
     ({ value } = await postJson({

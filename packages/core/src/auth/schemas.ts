@@ -2,7 +2,7 @@ import { lazySchema } from '../utils/zod.js';
 import type { AuthConfig } from './auth-credential.js';
 
 /** The auth config a client sends back (validated at the edge; unknown fields are kept). */
-export const authConfigSchema = lazySchema((z) => {
+export const authConfigSchema = /* @__PURE__ */ lazySchema((z) => {
   const credential = z.looseObject({
     authType: z.enum(['apiKey', 'http', 'oauth2', 'openIdConnect', 'serviceAccount']),
     resourceRef: z.string().optional(),

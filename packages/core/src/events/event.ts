@@ -1,3 +1,4 @@
+import type { AdkErrorCode } from '../errors/errors.js';
 import type { Transcription } from '../models/llm-connection.js';
 import { strictlyAfter } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
@@ -50,6 +51,12 @@ export type EventActions = {
   rewindBeforeInvocationId?: string;
   /** The route(s) a workflow node took: edges with a matching route fire (see Workflow). */
   route?: RouteValue | RouteValue[];
+  /**
+   * The validated arguments of a `set_model_response` call (adk-python's
+   * `EventActions.set_model_response`): the agent's structured final answer, which the flow then
+   * repeats as a model event of JSON text.
+   */
+  setModelResponse?: unknown;
 };
 
 /** A value a workflow node routes by (`ctx.route`), matched against routing-map keys as text. */
@@ -65,6 +72,41 @@ export type NodeInfo = {
   messageAsOutput?: boolean;
 };
 
+/**
+ * Codes a model reports for an answer it withheld or could not give (finish and block reasons of
+ * Gemini, Claude's and OpenAI's refusals). Vendors add reasons over time: an unknown one is carried
+ * as it came.
+ */
+export type ModelErrorCode =
+  | 'MAX_TOKENS'
+  | 'SAFETY'
+  | 'RECITATION'
+  | 'LANGUAGE'
+  | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT'
+  | 'SPII'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'REFUSAL'
+  | 'IMAGE_SAFETY'
+  | 'IMAGE_PROHIBITED_CONTENT'
+  | 'IMAGE_RECITATION'
+  | 'IMAGE_OTHER'
+  | 'NO_IMAGE'
+  | 'UNEXPECTED_TOOL_CALL'
+  | 'TOO_MANY_TOOL_CALLS'
+  | 'MISSING_THOUGHT_SIGNATURE'
+  | 'OTHER'
+  /** The AI SDK adapter: the wrapped model reported an error. */
+  | 'MODEL_ERROR'
+  /** Gemini's Interactions API: the interaction ended failed or cancelled. */
+  | 'INTERACTION_FAILED'
+  | 'INTERACTION_CANCELLED'
+  | 'BLOCK_REASON_UNSPECIFIED'
+  | 'FINISH_REASON_UNSPECIFIED';
+
+/** `event.errorCode`: one of ours, or the model's own. */
+export type EventErrorCode = AdkErrorCode | ModelErrorCode;
+
 export type Event = {
   id: string;
   invocationId: string;
@@ -78,7 +120,8 @@ export type Event = {
   turnComplete?: boolean;
   interrupted?: boolean;
   finishReason?: string;
-  errorCode?: string;
+  /** Ours (an {@link AdkErrorCode}: narrow with `isAdkErrorCode`) or the model's own ({@link ModelErrorCode}). */
+  errorCode?: EventErrorCode;
   errorMessage?: string;
   usageMetadata?: UsageMetadata;
   groundingMetadata?: unknown;
@@ -183,6 +226,7 @@ export function hasActions(actions: EventActions): boolean {
       actions.requestedAuthConfigs ||
       actions.endOfAgent ||
       actions.compaction ||
-      actions.route !== undefined,
+      actions.route !== undefined ||
+      actions.setModelResponse !== undefined,
   );
 }

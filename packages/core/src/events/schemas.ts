@@ -1,7 +1,14 @@
 import type { z as Z } from 'zod';
 import { zod } from '../utils/zod.js';
 import type { Content, JsonValue, Part } from './content.js';
-import type { Event, EventActions, NodeInfo, ToolConfirmation, UsageMetadata } from './event.js';
+import type {
+  Event,
+  EventActions,
+  EventErrorCode,
+  NodeInfo,
+  ToolConfirmation,
+  UsageMetadata,
+} from './event.js';
 
 /** zod schemas of the persisted JSON shapes, for validating at the edges (SQL rows, the wire). */
 export interface EventSchemas {
@@ -91,6 +98,7 @@ function build(z: typeof Z): EventSchemas {
       .optional(),
     rewindBeforeInvocationId: z.string().optional(),
     route: z.union([routeValue, z.array(routeValue)]).optional(),
+    setModelResponse: z.unknown().optional(),
   });
   const nodeInfo = z.object({
     path: z.string(),
@@ -108,7 +116,8 @@ function build(z: typeof Z): EventSchemas {
     turnComplete: z.boolean().optional(),
     interrupted: z.boolean().optional(),
     finishReason: z.string().optional(),
-    errorCode: z.string().optional(),
+    // Any string is kept (a vendor's new finish reason, a remote agent's code); typed as EventErrorCode.
+    errorCode: (z.string() as unknown as Z.ZodType<EventErrorCode>).optional(),
     errorMessage: z.string().optional(),
     usageMetadata: usageMetadata.optional(),
     groundingMetadata: z.unknown().optional(),

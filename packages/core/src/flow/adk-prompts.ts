@@ -329,18 +329,22 @@ export function pythonRepr(value: unknown): string {
   return pythonStr(String(value));
 }
 
-/** Python's `json.dumps` with its defaults (`", "` and `": "` separators, ASCII only). */
-export function pythonJsonDumps(value: unknown): string {
+/**
+ * Python's `json.dumps` with its defaults (`", "` and `": "` separators, ASCII only); with
+ * `ensureAscii: false`, non-ASCII characters are kept as they are (`ensure_ascii=False`).
+ */
+export function pythonJsonDumps(value: unknown, options: { ensureAscii?: boolean } = {}): string {
+  const ascii = options.ensureAscii ?? true;
   const json = (v: unknown): string => {
     if (Array.isArray(v)) return `[${v.map(json).join(', ')}]`;
     if (v !== null && typeof v === 'object')
       return `{${Object.entries(v as Record<string, unknown>)
         .map(([k, x]) => `${json(k)}: ${json(x)}`)
         .join(', ')}}`;
-    return (JSON.stringify(v) ?? 'null').replace(
-      /[\u0080-\uffff]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
+    const text = JSON.stringify(v) ?? 'null';
+    return ascii
+      ? text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      : text;
   };
   return json(value);
 }

@@ -300,11 +300,32 @@ function answersEarlierCall(events: readonly Event[], branch: string | undefined
   return !ids.some((id) => calls.has(id));
 }
 
-/** The newest event before `before` that makes the call `id`, or -1. */
-function owningCall(events: readonly Event[], id: string, before: number): number {
-  for (let i = before - 1; i >= 0; i--)
+/** The newest of the agent's own events before `before` that makes the call `id`, or -1. */
+function owningCall(events: readonly Event[], own: readonly boolean[], id: string, before: number): number {
+  for (let i = before - 1; i >= 0; i--) {
+    if (!own[i]) continue;
     for (const p of (events[i] as Event).content?.parts ?? []) if (p.functionCall?.id === id) return i;
+  }
   return -1;
+}
+
+/**
+ * Which events keep their calls and responses in this agent's history: its own and the user's,
+ * except a user's answer to another agent's call. The others are re-phrased as text (`addEvent`)
+ * before ADK rearranges anything, so they neither own nor answer calls here.
+ */
+function ownTurns(events: readonly Event[], agentName: string): boolean[] {
+  const callAuthor = new Map<string, string>();
+  return events.map((e) => {
+    const parts = e.content?.parts ?? [];
+    for (const p of parts) if (p.functionCall) callAuthor.set(p.functionCall.id, e.author);
+    if (e.author === agentName) return true;
+    if (e.author !== 'user') return false;
+    return !parts.some((p) => {
+      const author = p.functionResponse && callAuthor.get(p.functionResponse.id);
+      return author !== undefined && author !== agentName && author !== 'user';
+    });
+  });
 }
 
 function withParts(event: Event, parts: Part[]): Event {
@@ -340,11 +361,16 @@ function mergeResponseEvents(events: Event[]): Event {
  * long-running tool's interim result, replaced by the newest); the events in between are left out
  * of this request. The session keeps every event.
  */
-function rearrangeLatestResponse(all: readonly Event[], branch: string | undefined): Event[] {
+function rearrangeLatestResponse(
+  all: readonly Event[],
+  branch: string | undefined,
+  agentName: string,
+): Event[] {
   const events = all.filter((e) => inHistory(e, branch));
+  const own = ownTurns(events, agentName);
   const last = events.length - 1;
   const trailing = events[last];
-  if (!trailing || last < 1) return events;
+  if (!trailing || last < 1 || !own[last]) return events;
   const partsByCall = new Map<number, Part[]>();
   const others: Part[] = [];
   for (const p of trailing.content?.parts ?? []) {
@@ -352,7 +378,7 @@ function rearrangeLatestResponse(all: readonly Event[], branch: string | undefin
       others.push(p);
       continue;
     }
-    const owner = owningCall(events, p.functionResponse.id, last);
+    const owner = owningCall(events, own, p.functionResponse.id, last);
     if (owner < 0) continue; // an orphan: dropped, as ADK does
     const list = partsByCall.get(owner) ?? [];
     list.push(p);
@@ -364,10 +390,11 @@ function rearrangeLatestResponse(all: readonly Event[], branch: string | undefin
   if (latestCall === last - 1 && partsByCall.size === 1) return events;
 
   const owns = (part: Part, index: number, call: number) =>
-    part.functionResponse !== undefined && owningCall(events, part.functionResponse.id, index) === call;
+    part.functionResponse !== undefined && owningCall(events, own, part.functionResponse.id, index) === call;
   const merged = (call: number): Event => {
     const answers: Event[] = [];
     for (let i = call + 1; i < last; i++) {
+      if (!own[i]) continue;
       const e = events[i] as Event;
       const parts = e.content?.parts ?? [];
       if (!parts.some((p) => p.functionResponse)) continue;
@@ -383,9 +410,9 @@ function rearrangeLatestResponse(all: readonly Event[], branch: string | undefin
   for (let i = 0; i <= latestCall; i++) {
     let e = events[i] as Event;
     const parts = e.content?.parts ?? [];
-    if (parts.some((p) => p.functionResponse)) {
+    if (own[i] && parts.some((p) => p.functionResponse)) {
       const kept = parts.filter(
-        (p) => !p.functionResponse || !partsByCall.has(owningCall(events, p.functionResponse.id, i)),
+        (p) => !p.functionResponse || !partsByCall.has(owningCall(events, own, p.functionResponse.id, i)),
       );
       if (!kept.some((p) => p.functionResponse || p.functionCall)) continue;
       if (kept.length !== parts.length) e = withParts(e, kept);
@@ -449,7 +476,7 @@ export function buildContents(
     events = start >= 0 ? events.slice(start) : [];
   }
   events = applyCompactions(events, ctx.branch);
-  if (rearrange) events = rearrangeLatestResponse(events, ctx.branch);
+  if (rearrange) events = rearrangeLatestResponse(events, ctx.branch, agentName);
   const contents: Content[] = [];
   // Calls of other agents are re-phrased as text; so must be the responses that answer them.
   const rephrased = new Set<string>();

@@ -199,6 +199,7 @@ export function mergeActions(list: EventActions[]): EventActions {
     if (a.escalate) merged.escalate = true;
     if (a.skipSummarization) merged.skipSummarization = true;
     if (a.endOfAgent) merged.endOfAgent = true;
+    if (a.setModelResponse !== undefined) merged.setModelResponse = a.setModelResponse;
     if (a.requestedToolConfirmations) {
       merged.requestedToolConfirmations = {
         ...merged.requestedToolConfirmations,

@@ -30,6 +30,7 @@ import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
+import { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool } from '../tools/set-model-response-tool.js';
 import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
@@ -39,7 +40,6 @@ import {
   INSTRUCTION_SEPARATOR,
   identityInstruction,
   insertBeforeLastUserRun,
-  TRANSFER_TOOL_NAME,
 } from './adk-prompts.js';
 import { authRequestEvent, pendingAuthResponses } from './auth-request.js';
 import type { CompressionResult, ContextCompressor } from './compression.js';
@@ -49,6 +49,13 @@ import { executeFunctionCalls } from './functions.js';
 import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
 import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
+import {
+  outputSchemaPlan,
+  responseSchemaInConfig,
+  setModelResponseInstruction,
+  structuredResponseEvent,
+  toolRoundsExceededEvent,
+} from './output-schema.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Whether ADK would use an instruction: a function, or a non-empty template. */
@@ -125,15 +132,15 @@ export async function buildRequest(
   }
   sections.push(identityInstruction(agent));
   if (agent.outputSchema) {
-    const schema = zodToJsonSchema(agent.outputSchema);
-    config.responseSchema = schema;
-    config.responseMimeType = 'application/json';
-    // ADK asks for the schema in the config alone; with tools it adds a set_model_response tool,
-    // which we do not have: the model is told in words instead.
-    if (tools.list.some((t) => t.name !== TRANSFER_TOOL_NAME))
-      sections.push(
-        `When you give your final answer, reply with JSON only, matching this JSON Schema:\n${JSON.stringify(schema)}`,
-      );
+    // As adk-python 2.x: with the set_model_response tool (see output-schema.ts) its instruction,
+    // else the schema in the config when there are no tools or the model takes both.
+    const setModelResponse = tools.byName.get(SET_MODEL_RESPONSE_TOOL_NAME);
+    if (setModelResponse instanceof SetModelResponseTool)
+      sections.push(setModelResponseInstruction(setModelResponse));
+    else if (responseSchemaInConfig(agent, ctx)) {
+      config.responseSchema = zodToJsonSchema(agent.outputSchema);
+      config.responseMimeType = 'application/json';
+    }
   }
   const transfer = transferInstruction(agent, tools.transferTargets);
   if (transfer) sections.push(transfer);
@@ -348,7 +355,18 @@ async function* step(
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
       ? buildContents(ctx, agent.name, agent.includeContents)
       : yield* compressedContents(agent, ctx);
-  const request = await buildRequest(agent, ctx, tools, contents);
+  const plan = agent.outputSchema ? outputSchemaPlan(agent, ctx) : undefined;
+  if (plan?.kind === 'exceeded') {
+    yield toolRoundsExceededEvent(agent, ctx, plan.rounds);
+    ctx.endInvocation();
+    result.done = true;
+    return;
+  }
+  // set_model_response is declared first: adk-python's output-schema processor adds it before
+  // the transfer processor adds transfer_to_agent, and both before the agent's own tools.
+  const active = plan?.kind === 'tool' ? withTool(tools, plan.tool) : tools;
+  const request = await buildRequest(agent, ctx, active, contents);
+  if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
 
   const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
   if (max > 0 && ++ctx.shared.llmCalls > max) {
@@ -386,7 +404,7 @@ async function* step(
   const response = withCallIds(outcome.response);
   const modelEvent = eventFromResponse(agent, ctx, { ...response, partial: false }, callbackContext.actions);
   const calls = eventFunctionCalls(modelEvent);
-  const longRunning = calls.filter((c) => tools.byName.get(c.name)?.isLongRunning).map((c) => c.id);
+  const longRunning = calls.filter((c) => active.byName.get(c.name)?.isLongRunning).map((c) => c.id);
   if (longRunning.length > 0) modelEvent.longRunningToolIds = longRunning;
   applyOutput(agent, modelEvent);
   yield modelEvent;
@@ -395,7 +413,16 @@ async function* step(
     result.done = true;
     return;
   }
-  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, tools, longRunning);
+  result.done = yield* runCallsAndFollowUp(agent, ctx, calls, active, longRunning);
+}
+
+/** The agent's tools with one more in front (a new map: the resolved tools may be shared). */
+function withTool(tools: ResolvedTools, tool: BaseTool): ResolvedTools {
+  return {
+    list: [tool, ...tools.list],
+    byName: new Map([[tool.name, tool], ...tools.byName]),
+    transferTargets: tools.transferTargets,
+  };
 }
 
 /** Whether a long-running call of the turn got no response yet (an interim result does not pause). */
@@ -427,6 +454,13 @@ async function* runCallsAndFollowUp(
   const authRequest = responseEvent && authRequestEvent(ctx, calls, responseEvent);
   if (confirmation) yield confirmation;
   if (authRequest) yield authRequest;
+  // set_model_response answered with a validated value: that value is the agent's final answer.
+  const structured = responseEvent && structuredResponseEvent(agent, ctx, responseEvent);
+  if (structured) {
+    applyOutput(agent, structured);
+    yield structured;
+    return true;
+  }
   if (confirmation || authRequest) return true;
   const transferTo = responseEvent?.actions.transferToAgent;
   if (transferTo) {

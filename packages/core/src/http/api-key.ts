@@ -1,4 +1,5 @@
-import { ConfigError } from '../errors/errors.js';
+import { MissingApiKeyError } from '../errors/errors.js';
+import { runtimeEnv } from '../utils/runtime.js';
 
 export interface ResolveApiKeyOptions {
   /** The key given in options; wins over the environment. */
@@ -12,17 +13,17 @@ export interface ResolveApiKeyOptions {
 }
 
 /**
- * The API key from options or the first non-empty environment variable. Throws a ConfigError that
+ * The API key from options or the first non-empty environment variable. Throws a MissingApiKeyError (a ConfigError, code `MISSING_API_KEY`) that
  * names the variables (never their values) when there is none.
  */
 export function resolveApiKey(options: ResolveApiKeyOptions): string {
   const key = loadSetting(options.apiKey, options.envVars, options.env);
   if (key === undefined) {
-    throw new ConfigError(
+    throw new MissingApiKeyError(
       `${options.description} key is missing. Pass it as the \`apiKey\` option or set ${options.envVars
         .map((name) => `\`${name}\``)
         .join(' or ')}.`,
-      { details: { envVars: [...options.envVars] } },
+      options.envVars,
     );
   }
   return key;
@@ -32,7 +33,7 @@ export function resolveApiKey(options: ResolveApiKeyOptions): string {
 export function loadSetting(
   value: string | undefined,
   envVars: readonly string[],
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = runtimeEnv(),
 ): string | undefined {
   if (value !== undefined && value !== '') return value;
   for (const name of envVars) {

@@ -1,5 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { tryParseJson } from '../utils/json.js';
+import { nodeBuiltin, runtimeTag } from '../utils/runtime.js';
+
+/** A local file's text, where the runtime can read files (Node, Bun, Deno); else undefined. */
+function readText(file: URL): string | undefined {
+  return nodeBuiltin<typeof import('node:fs')>('node:fs')?.readFileSync(file, 'utf8');
+}
 
 const versions = new Map<string, string>();
 
@@ -32,7 +37,7 @@ export function packageVersion(url: URL): string {
 
 function readVersion(file: URL): string | undefined {
   try {
-    const v = (tryParseJson(readFileSync(file, 'utf8')) as { version?: unknown } | undefined)?.version;
+    const v = (tryParseJson(readText(file) ?? '') as { version?: unknown } | undefined)?.version;
     return typeof v === 'string' ? v : undefined;
   } catch {
     return undefined;
@@ -51,6 +56,6 @@ export function coreVersion(): string {
 export function userAgent(packageName?: string, version?: string): string {
   const parts = [`adk-ts/${coreVersion()}`];
   if (packageName) parts.push(version ? `${packageName}/${version}` : packageName);
-  parts.push(`node/${process.version}`);
+  parts.push(runtimeTag());
   return parts.join(' ');
 }

@@ -22,12 +22,13 @@ export interface ModelCapabilities {
 }
 
 /** Safe defaults for a model whose provider declares nothing. */
-export const DEFAULT_MODEL_CAPABILITIES: Readonly<Required<ModelCapabilities>> = Object.freeze({
-  responseSchemaWithTools: false,
-  thinking: 'none',
-  parallelToolCalls: true,
-  builtInTools: Object.freeze([]) as readonly string[],
-});
+export const DEFAULT_MODEL_CAPABILITIES: Readonly<Required<ModelCapabilities>> =
+  /* @__PURE__ */ Object.freeze({
+    responseSchemaWithTools: false,
+    thinking: 'none',
+    parallelToolCalls: true,
+    builtInTools: Object.freeze([]) as readonly string[],
+  });
 
 /** The capabilities of `llm`, with the defaults filled in. */
 export function modelCapabilities(llm: Pick<Llm, 'capabilities'>): Required<ModelCapabilities> {

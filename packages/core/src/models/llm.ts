@@ -1,5 +1,5 @@
 import type { Content } from '../events/content.js';
-import type { UsageMetadata } from '../events/event.js';
+import type { EventErrorCode, UsageMetadata } from '../events/event.js';
 import type { ModelCapabilities } from './capabilities.js';
 import type {
   ConnectOptions,
@@ -118,7 +118,7 @@ export interface LlmResponse extends LiveResponseFields {
   interrupted?: boolean;
   finishReason?: FinishReason;
   usageMetadata?: UsageMetadata;
-  errorCode?: string;
+  errorCode?: EventErrorCode;
   errorMessage?: string;
   groundingMetadata?: unknown;
   citationMetadata?: unknown;
@@ -149,6 +149,12 @@ export interface Llm {
   /** What this model can do (see ModelCapabilities); absent means the safe defaults. */
   readonly capabilities?: ModelCapabilities;
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
+  /**
+   * Throws a typed configuration error (e.g. `MissingApiKeyError`) when the model cannot be called
+   * as configured. The Runner calls it before a run starts, so such errors throw instead of
+   * becoming error events. Reads options and the environment only: no I/O.
+   */
+  validateConfiguration?(): void;
   /** Opens a live (bidirectional) session; models without live support leave it out. */
   connect?(request: LlmRequest, options?: ConnectOptions): Promise<LlmConnection>;
 }

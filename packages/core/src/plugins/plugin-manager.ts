@@ -29,7 +29,7 @@ export class PluginError extends AdkError {
   }
 }
 
-const NO_RESULT: Promise<undefined> = Promise.resolve(undefined);
+const NO_RESULT: Promise<undefined> = /* @__PURE__ */ Promise.resolve(undefined);
 
 type HookName = keyof AgentHooks | 'onUserMessage' | 'beforeRun' | 'afterRun' | 'onEvent' | 'onAgentError';
 

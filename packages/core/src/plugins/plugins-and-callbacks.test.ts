@@ -285,6 +285,7 @@ describe('plugins', () => {
   it('a throwing hook becomes an error event and leaves the session consistent', async () => {
     const model = new ScriptedModel(['fine']);
     const result = await runAgent(new LlmAgent({ name: 'a', model }), 'hi', {
+      rejectOnError: false,
       plugins: [
         {
           name: 'broken',

@@ -352,10 +352,11 @@ describe('Runner with an LlmAgent', () => {
   });
 
   it('outputKey stores the final text; outputSchema is sent, validated, and works with tools', async () => {
-    const model = new ScriptedModel([
-      functionCallResponse('get_weather', { city: 'Rome' }),
-      '{"city":"Rome","ok":true}',
-    ]);
+    // A model that takes a response schema together with tools gets both (see flow/output-schema.test.ts).
+    const model = new ScriptedModel({
+      script: [functionCallResponse('get_weather', { city: 'Rome' }), '{"city":"Rome","ok":true}'],
+      capabilities: { responseSchemaWithTools: true },
+    });
     const agent = new LlmAgent({
       name: 'assistant',
       model,
@@ -370,13 +371,14 @@ describe('Runner with an LlmAgent', () => {
       required: ['city', 'ok'],
     });
     expect(model.requests[0]!.config.responseMimeType).toBe('application/json');
-    expect(model.requests[0]!.systemInstruction).toContain('JSON Schema');
+    expect(model.requests[0]!.systemInstruction).not.toContain('set_model_response');
     expect((await session())?.state.result).toEqual({ city: 'Rome', ok: true });
 
     const bad = new ScriptedModel(['not json']);
     const result = await runAgent(
       new LlmAgent({ name: 'a', model: bad, outputKey: 'r', outputSchema: z.object({ x: z.number() }) }),
       'hi',
+      { rejectOnError: false },
     );
     expect(result.error?.code).toBe('OUTPUT_SCHEMA');
     expect(result.session.state.r).toBeUndefined();
@@ -403,7 +405,9 @@ describe('Runner with an LlmAgent', () => {
 
   it('a model error becomes an error event; on-model-error callbacks fire and can recover', async () => {
     const failing = () => new ScriptedModel([new Error('upstream 503')]);
-    const failed = await runAgent(new LlmAgent({ name: 'a', model: failing() }), 'hi');
+    const failed = await runAgent(new LlmAgent({ name: 'a', model: failing() }), 'hi', {
+      rejectOnError: false,
+    });
     expect(failed.error).toEqual({ code: 'INTERNAL', message: 'Model call failed: upstream 503' });
 
     const seen: unknown[] = [];
@@ -425,12 +429,12 @@ describe('Runner with an LlmAgent', () => {
     expect(recovered.error).toBeUndefined();
   });
 
-  it('an unresolvable model name is a clear error event', async () => {
-    const result = await runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', {
+  it('an unresolvable model name throws before the run (docs/decisions/0022)', async () => {
+    const run = runAgent(new LlmAgent({ name: 'a', model: 'gemini-9-ultra' }), 'hi', {
       models: new ModelRegistry(),
     });
-    expect(result.error?.code).toBe('MODEL_NOT_FOUND');
-    expect(result.error?.message).toMatch(/No model provider is registered for "gemini-9-ultra"/);
+    await expect(run).rejects.toMatchObject({ code: 'PROVIDER_NOT_REGISTERED' });
+    await expect(run).rejects.toThrow(/No model provider is registered for "gemini-9-ultra"/);
   });
 
   it('model names resolve through the registry', async () => {
@@ -470,7 +474,10 @@ describe('Runner with an LlmAgent', () => {
     const c2 = new AbortController();
     setTimeout(() => c2.abort(), 20);
     const started = Date.now();
-    const result = await runAgent(new LlmAgent({ name: 'a', model: slowModel }), 'hi', { signal: c2.signal });
+    const result = await runAgent(new LlmAgent({ name: 'a', model: slowModel }), 'hi', {
+      signal: c2.signal,
+      rejectOnError: false,
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.error?.code).toBe('CANCELLED');
   });

@@ -62,7 +62,9 @@ import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
-import { Workflow } from '../workflow/workflow.js';
+import { isWorkflowAgent } from '../workflow/brand.js';
+import type { Workflow } from '../workflow/workflow.js';
+import { checkRunConfiguration } from './preflight.js';
 import {
   forkRunnerSession,
   type RewindParams,
@@ -139,6 +141,8 @@ export interface RunLiveParams {
   /** Live settings (modalities, speech, transcription, VAD, resumption, reconnects). */
   runConfig?: RunConfig;
   /** Ends the session cleanly (no error event): the connection closes and running tools abort. */
+  signal?: AbortSignal;
+  /** @deprecated The same as `signal` (the name every other API uses); `signal` wins when both are given. */
   abortSignal?: AbortSignal;
   /** Resume a server-side session (e.g. `latestResumptionHandle(session)`); no history is sent. */
   resumptionHandle?: string;
@@ -201,7 +205,7 @@ export class Runner {
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.concurrentRuns = options.concurrentRuns ?? 'queue';
     this.hasWorkflow = false;
-    for (const a of this.agent.descendantsAndSelf()) if (a instanceof Workflow) this.hasWorkflow = true;
+    for (const a of this.agent.descendantsAndSelf()) if (isWorkflowAgent(a)) this.hasWorkflow = true;
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
     this.execution = options.execution ?? 'local';
@@ -231,12 +235,30 @@ export class Runner {
    * it; stopping early ends it cleanly and cancels it.
    */
   run(params: RunParams): AsyncGenerator<Event, void, undefined> {
-    return this.exclusive(
-      params,
-      (p, tracker) => this.runExclusive(p as RunParams, tracker),
-      undefined,
-      true,
+    return this.checked(() =>
+      this.exclusive(params, (p, tracker) => this.runExclusive(p as RunParams, tracker), undefined, true),
     );
+  }
+
+  /** @google/adk's name for {@link Runner.run}. */
+  runAsync(params: RunParams): AsyncGenerator<Event, void, undefined> {
+    return this.run(params);
+  }
+
+  /**
+   * Throws a configuration error (an unresolvable model name, a provider that is not registered, a
+   * missing API key) before anything is recorded; `run`, `startRun` and `runLive` call it first.
+   */
+  checkConfiguration(): void {
+    checkRunConfiguration(this.agent, this.models);
+  }
+
+  /** The run's first step is the configuration check: it throws, not an error event. */
+  private async *checked(
+    start: () => AsyncGenerator<Event, void, undefined>,
+  ): AsyncGenerator<Event, void, undefined> {
+    this.checkConfiguration();
+    yield* start();
   }
 
   /**
@@ -244,6 +266,7 @@ export class Runner {
    * exists (status `queued`). Follow it with `runEvents`, stop it with `cancelRun`.
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
+    if (this.execution === 'local' && !params.recover) this.checkConfiguration();
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
     if (local) void drain(this.runs.execute(params, this.runBody, record, true));
@@ -372,14 +395,18 @@ export class Runner {
   /**
    * Runs a live (bidirectional) session: the client's `liveRequestQueue` is forwarded to the
    * agent's model connection and every response is yielded as an event as it arrives. It ends when
-   * the queue is closed, `abortSignal` aborts, the caller stops iterating, or the model ends the
+   * the queue is closed, `signal` aborts, the caller stops iterating, or the model ends the
    * session. Events that are partial or carry inline audio/video are yielded but not stored; user
    * text, finished transcriptions, tool calls and responses, resumption handles and errors are
    * committed before they are yielded (docs/architecture.md §4.6).
    */
   runLive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
-    const common = { userId: params.userId, sessionId: params.sessionId, signal: params.abortSignal };
-    return this.exclusive(common, () => this.runLiveExclusive(params));
+    const common = {
+      userId: params.userId,
+      sessionId: params.sessionId,
+      signal: params.signal ?? params.abortSignal,
+    };
+    return this.checked(() => this.exclusive(common, () => this.runLiveExclusive(params)));
   }
 
   /**
@@ -645,9 +672,10 @@ export class Runner {
     await this.pluginManager.init();
     const session = await this.loadSession(params);
     const controller = new AbortController();
-    const onAbort = () => controller.abort(params.abortSignal?.reason);
-    if (params.abortSignal?.aborted) onAbort();
-    else params.abortSignal?.addEventListener('abort', onAbort, { once: true });
+    const liveSignal = params.signal ?? params.abortSignal;
+    const onAbort = () => controller.abort(liveSignal?.reason);
+    if (liveSignal?.aborted) onAbort();
+    else liveSignal?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     let afterRunDone = false;
     const invocationId = params.invocationId ?? `e-${newId()}`;
@@ -716,7 +744,7 @@ export class Runner {
         }
       }
     } finally {
-      params.abortSignal?.removeEventListener('abort', onAbort);
+      liveSignal?.removeEventListener('abort', onAbort);
       controller.abort(RUN_ENDED);
       if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
       endSpan(trace, failure);
@@ -904,7 +932,7 @@ function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasW
 /** The outermost Workflow among the agent and its ancestors. */
 function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
   let found: Workflow | undefined;
-  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (a instanceof Workflow) found = a;
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (isWorkflowAgent(a)) found = a;
   return found;
 }
 
@@ -912,7 +940,7 @@ function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
 let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
-const RUN_ENDED = new CancelledError('The run has ended');
+const RUN_ENDED = /* @__PURE__ */ new CancelledError('The run has ended');
 
 /** Waits for `promise`, or throws CancelledError as soon as `signal` aborts. */
 function waitOrAbort(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

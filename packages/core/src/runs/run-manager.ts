@@ -523,7 +523,7 @@ export class RunManager {
       const now = Date.now();
       const heartbeat = now - this.lastHeartbeat >= (this.timing.heartbeatMs ?? 2000);
       if (heartbeat) this.lastHeartbeat = now;
-      const cancelled = await this.store.pollRuns(this.appName, [...this.active.keys()], heartbeat);
+      const cancelled = await this.store.pollRuns(this.appName, [...this.active.keys()], { heartbeat });
       for (const id of cancelled) this.cancelHere(id);
       if (heartbeat) for (const active of this.active.values()) active.record.heartbeatAt = now;
     } catch {

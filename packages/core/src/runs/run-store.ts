@@ -126,9 +126,10 @@ export interface RunStore {
   /**
    * For shared stores without notifications: called often by the process executing `runIds`
    * while they run; records its heartbeat on them (when `heartbeat`) and answers the ids someone
-   * asked to cancel.
+   * asked to cancel. A bare boolean third argument is the deprecated form of `{ heartbeat }`
+   * (read it with `pollRunsOptions`).
    */
-  pollRuns?(appName: string, runIds: string[], heartbeat: boolean): Promise<string[]>;
+  pollRuns?(appName: string, runIds: string[], options?: PollRunsOptions | boolean): Promise<string[]>;
   /**
    * Claims one run of the app for `owner` to execute, oldest first: a queued run nobody executes
    * yet, or a queued or running one whose owner's last heartbeat (or creation, without one) is
@@ -137,4 +138,16 @@ export interface RunStore {
    */
   claimRun?(params: ClaimRunParams): Promise<RunRecord | undefined>;
   close?(): Promise<void>;
+}
+
+/** Options of `RunStore.pollRuns`. */
+export interface PollRunsOptions {
+  /** Record this process's heartbeat on the runs (default false). */
+  heartbeat?: boolean;
+  signal?: AbortSignal;
+}
+
+/** `pollRuns`' options from either form (the deprecated boolean is `heartbeat`). */
+export function pollRunsOptions(options: PollRunsOptions | boolean | undefined): PollRunsOptions {
+  return typeof options === 'boolean' ? { heartbeat: options } : (options ?? {});
 }

@@ -1,5 +1,6 @@
 import { AlreadyExistsError, NotFoundError, StaleSessionError, ValidationError } from '../errors/errors.js';
 import type { Event } from '../events/event.js';
+import { base64ToUtf8, utf8ToBase64Url } from '../utils/bytes.js';
 import { newId } from '../utils/ids.js';
 import { getOrCreate } from '../utils/json.js';
 import { applyEventToSession, persistableEvent } from './apply-event.js';
@@ -13,6 +14,7 @@ import {
   type Session,
   type SessionKey,
   type SessionService,
+  type StorageCallOptions,
   type StoreForkParams,
 } from './session.js';
 import { mergeState, splitStateDelta } from './state.js';
@@ -50,6 +52,7 @@ export class InMemorySessionService implements SessionService {
   private readonly userState = new Map<string, Record<string, unknown>>();
 
   async createSession(params: CreateSessionParams): Promise<Session> {
+    params.signal?.throwIfAborted();
     const sessionId = params.sessionId ?? newId();
     if (!sessionId.trim()) throw new ValidationError('sessionId must not be empty');
     const k = key(params.appName, params.userId, sessionId);
@@ -83,6 +86,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async getSession(params: GetSessionParams): Promise<Session | undefined> {
+    params.signal?.throwIfAborted();
     const stored = this.find(params.appName, params.userId, params.sessionId);
     if (!stored) return undefined;
     let events = stored.events;
@@ -102,6 +106,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
+    params.signal?.throwIfAborted();
     const all: StoredSession[] = [];
     for (const s of this.sessions.values()) {
       if (s.appName === params.appName && (params.userId === undefined || s.userId === params.userId))
@@ -114,11 +119,12 @@ export class InMemorySessionService implements SessionService {
     const next = offset + size < all.length ? String(offset + size) : undefined;
     return {
       sessions: page.map((s) => this.view(s, [])),
-      ...(next ? { nextPageToken: Buffer.from(next).toString('base64url') } : {}),
+      ...(next ? { nextPageToken: utf8ToBase64Url(next) } : {}),
     };
   }
 
-  async deleteSession(params: SessionKey): Promise<void> {
+  async deleteSession(params: SessionKey & StorageCallOptions): Promise<void> {
+    params.signal?.throwIfAborted();
     this.sessions.delete(key(params.appName, params.userId, params.sessionId));
     this.byApp.get(params.appName)?.get(params.userId)?.delete(params.sessionId);
   }
@@ -164,7 +170,16 @@ export class InMemorySessionService implements SessionService {
     return this.view(stored, events.slice());
   }
 
-  async appendEvent(session: Session, event: Event): Promise<Event> {
+  /** Also `appendEvent({ session, event })`, as @google/adk calls it. */
+  async appendEvent(
+    session: Session | { session: Session; event: Event },
+    event?: Event,
+    options?: StorageCallOptions,
+  ): Promise<Event> {
+    options?.signal?.throwIfAborted();
+    if (event === undefined && 'session' in session) return this.appendEvent(session.session, session.event);
+    if (event === undefined || 'session' in session)
+      throw new ValidationError('appendEvent(session, event): no event');
     if (event.partial) return event;
     const stored = this.find(session.appName, session.userId, session.id);
     if (!stored)
@@ -218,7 +233,12 @@ export class InMemorySessionService implements SessionService {
 }
 
 function decodeOffset(token: string): number {
-  const n = Number(Buffer.from(token, 'base64url').toString());
+  let n = Number.NaN;
+  try {
+    n = Number(base64ToUtf8(token));
+  } catch {
+    // not base64: rejected below
+  }
   if (!Number.isInteger(n) || n < 0) throw new ValidationError(`Invalid pageToken: ${token}`);
   return n;
 }

@@ -36,7 +36,17 @@ export interface SessionKey {
   sessionId: string;
 }
 
-export interface CreateSessionParams {
+/**
+ * Cancellation of one storage call: a store stops waiting (a queued query, a lock) and rejects
+ * with `CancelledError` or the signal's reason. Stores that cannot interrupt a call check it before
+ * they start. The Runner does not pass its run's signal to the commits of a run (a cancelled run
+ * still records its end).
+ */
+export interface StorageCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateSessionParams extends StorageCallOptions {
   appName: string;
   userId: string;
   /** Generated when omitted. A duplicate id is an AlreadyExistsError. */
@@ -45,14 +55,14 @@ export interface CreateSessionParams {
   state?: Record<string, unknown>;
 }
 
-export interface GetSessionParams extends SessionKey {
+export interface GetSessionParams extends SessionKey, StorageCallOptions {
   /** Only the last N events (after `after` is applied). 0 means no events. */
   numRecentEvents?: number;
   /** Only events with a timestamp strictly after this time (ms). */
   after?: number;
 }
 
-export interface ListSessionsParams {
+export interface ListSessionsParams extends StorageCallOptions {
   appName: string;
   /** When omitted, sessions of every user of the app. */
   userId?: string;
@@ -76,13 +86,13 @@ export interface SessionService {
   getSession(params: GetSessionParams): Promise<Session | undefined>;
   listSessions(params: ListSessionsParams): Promise<ListSessionsResult>;
   /** Removes the session and its events; deleting a missing session is not an error. */
-  deleteSession(params: SessionKey): Promise<void>;
+  deleteSession(params: SessionKey & StorageCallOptions): Promise<void>;
   /**
    * Commits an event: stores it (unless partial), applies its state delta by scope, and updates the
    * given session object in place (events, state, lastUpdateTime). Throws NotFoundError for an
    * unknown session and StaleSessionError when `session` is older than the stored copy.
    */
-  appendEvent(session: Session, event: Event): Promise<Event>;
+  appendEvent(session: Session, event: Event, options?: StorageCallOptions): Promise<Event>;
   /**
    * Optional: a run lock on one session that holds across processes (for example a Postgres
    * advisory lock), so several server instances on one database never run a session at once. The

@@ -1,6 +1,7 @@
 import { AdkError } from '../errors/errors.js';
 import type { Content, Part } from '../events/content.js';
 import { contentText } from '../events/content.js';
+import type { ModelCapabilities } from '../models/capabilities.js';
 import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '../models/llm.js';
 
 /** One scripted turn: a response, text, parts, a thrown error, or a function of the request. */
@@ -28,6 +29,8 @@ export interface ScriptedModelOptions {
   chunkSize?: number;
   /** Delay before each response (and between chunks when streaming), in ms. */
   delayMs?: number;
+  /** What the model declares it can do (default: nothing, so the flow's defaults apply). */
+  capabilities?: ModelCapabilities;
 }
 
 /** The script ran out: the test's model was asked more often than it expected. */
@@ -95,6 +98,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export class ScriptedModel implements Llm {
   readonly model: string;
+  readonly capabilities: ModelCapabilities | undefined;
   /** Every request received, in order (deep copies, safe to inspect later). */
   readonly requests: LlmRequest[] = [];
   private readonly options: ScriptedModelOptions;
@@ -103,6 +107,7 @@ export class ScriptedModel implements Llm {
   constructor(options: ScriptedModelOptions | ScriptStep[] = {}) {
     this.options = Array.isArray(options) ? { script: options } : options;
     this.model = this.options.model ?? 'scripted';
+    this.capabilities = this.options.capabilities;
   }
 
   /** Script steps not yet used. */

@@ -280,7 +280,7 @@ export function sessionServiceConformance(
           turnComplete: true,
           interrupted: false,
           finishReason: 'MAX_TOKENS',
-          errorCode: 'SOME_CODE',
+          errorCode: 'MODEL',
           errorMessage: 'x'.repeat(1000),
           usageMetadata: {
             promptTokenCount: 10,

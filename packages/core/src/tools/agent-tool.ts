@@ -24,7 +24,7 @@ export interface AgentToolOptions {
   streamEvents?: boolean;
 }
 
-const defaultInput = lazySchema((z) => z.object({ request: z.string() }));
+const defaultInput = /* @__PURE__ */ lazySchema((z) => z.object({ request: z.string() }));
 
 /** ADK's declaration of an agent tool without an input schema: one required string, `request`. */
 const DEFAULT_PARAMETERS = {
@@ -109,11 +109,7 @@ export class AgentTool extends BaseTool {
         if (!k.startsWith(TEMP_PREFIX)) context.state.set(k, v);
       if (event.errorCode) error = `${event.errorCode}: ${event.errorMessage ?? ''}`;
       const info = event.nodeInfo;
-      if (
-        info?.outputFor?.includes(info.path) &&
-        info.path.startsWith(workflowRun) &&
-        !info.path.includes('/')
-      )
+      if (info?.outputFor?.some((path) => path.startsWith(workflowRun) && !path.includes('/')))
         output = event.output;
       if (!event.partial && isFinalResponse(event) && event.content) last = event;
     }

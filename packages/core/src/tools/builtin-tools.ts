@@ -75,7 +75,7 @@ class ExitLoopTool extends BuiltinTool<Record<string, never>> {
 }
 
 /** Ends the enclosing LoopAgent (escalates) — the model calls it when the loop's work is done. */
-export const exitLoopTool: BaseTool = new ExitLoopTool();
+export const exitLoopTool: BaseTool = /* @__PURE__ */ new ExitLoopTool();
 
 class LoadMemoryTool extends BuiltinTool<{ query: string }> {
   constructor() {
@@ -105,7 +105,7 @@ class LoadMemoryTool extends BuiltinTool<{ query: string }> {
 }
 
 /** Searches the user's long-term memory. */
-export const loadMemoryTool: BaseTool = new LoadMemoryTool();
+export const loadMemoryTool: BaseTool = /* @__PURE__ */ new LoadMemoryTool();
 
 /**
  * Adds what the user's long-term memory holds about their current message to the instruction,
@@ -158,7 +158,7 @@ export function createPreloadMemoryTool(options: { limit?: number } = {}): BaseT
 }
 
 /** `preload_memory` with the default limit of 5 memories. */
-export const preloadMemoryTool: BaseTool = createPreloadMemoryTool();
+export const preloadMemoryTool: BaseTool = /* @__PURE__ */ createPreloadMemoryTool();
 
 const LOAD_ARTIFACTS = 'load_artifacts';
 
@@ -203,4 +203,4 @@ class LoadArtifactsTool extends BuiltinTool<{ artifact_names: string[] }> {
 }
 
 /** Lets the model read the session's artifacts. */
-export const loadArtifactsTool: BaseTool = new LoadArtifactsTool();
+export const loadArtifactsTool: BaseTool = /* @__PURE__ */ new LoadArtifactsTool();

@@ -1,18 +1,31 @@
 import type { z } from 'zod';
+import { ConfigError } from '../errors/errors.js';
 import type { FunctionResponseScheduling } from '../events/content.js';
 import { withLongRunningNote } from '../flow/adk-prompts.js';
 import type { FunctionDeclaration, JsonSchema } from '../models/llm.js';
-import { formatIssues, zod } from '../utils/zod.js';
+import { zod } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import type { ToolContext } from './tool-context.js';
+import {
+  isZod3Schema,
+  isZod4Schema,
+  parseToolArgs,
+  type ToolArgs,
+  type ToolParameters,
+  zod3ToJsonSchema,
+} from './tool-parameters.js';
 
-export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>>, R> {
-  name: string;
+export interface FunctionToolOptions<S extends ToolParameters | undefined, R> {
+  /** Default: the name of `execute` (`async function get_weather(…)` is `get_weather`), as in @google/adk. */
+  name?: string;
   description: string;
-  /** zod schema of the arguments object; arguments are validated before `execute` runs. */
-  parameters: S;
+  /**
+   * The arguments: a zod 4 or zod 3 schema (validated before `execute` runs, and typed), or a JSON
+   * Schema object (sent as given, arguments passed through). Omitted: the tool takes no arguments.
+   */
+  parameters?: S;
   /** Returns the response; an async generator function makes a streaming tool (see BaseTool.run). */
-  execute: (args: z.output<S>, context: ToolContext) => R | Promise<R> | AsyncIterable<R>;
+  execute: (args: ToolArgs<S>, context: ToolContext) => R | Promise<R> | AsyncIterable<R>;
   isLongRunning?: boolean;
   /** Safe to run again after a crash interrupted it (see BaseToolOptions.idempotent). */
   idempotent?: boolean;
@@ -21,7 +34,7 @@ export interface FunctionToolOptions<S extends z.ZodType<Record<string, unknown>
   /** Live sessions: see BaseToolOptions.scheduling. */
   scheduling?: FunctionResponseScheduling;
   /** Ask the user before running: always, or when the predicate says so. */
-  requireConfirmation?: boolean | ((args: z.output<S>, context: ToolContext) => boolean | Promise<boolean>);
+  requireConfirmation?: boolean | ((args: ToolArgs<S>, context: ToolContext) => boolean | Promise<boolean>);
 }
 
 /** Thrown inside `run` when the model's arguments do not match the schema. */
@@ -68,14 +81,17 @@ function dropImplicitKeywords(zodSchema: unknown, json: JsonSchema): void {
   if (names && Object.keys(names).length === 1 && names.type === 'string') delete json.propertyNames;
 }
 
-/** A tool from a zod schema and a typed function. */
-export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unknown> extends BaseTool {
+/** A tool from a function and its arguments' schema (zod 4, zod 3 or JSON Schema). */
+export class FunctionTool<S extends ToolParameters | undefined = undefined, R = unknown> extends BaseTool {
   private readonly options: FunctionToolOptions<S, R>;
   private cachedDeclaration: FunctionDeclaration | undefined;
 
   constructor(options: FunctionToolOptions<S, R>) {
+    const name = options.name ?? options.execute.name;
+    if (!name)
+      throw new ConfigError('FunctionTool needs a name: pass `name` or a named function as `execute`');
     super({
-      name: options.name,
+      name,
       description: options.description,
       isLongRunning: options.isLongRunning ?? false,
       idempotent: options.idempotent ?? false,
@@ -86,7 +102,7 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
   }
 
   get parameters(): S {
-    return this.options.parameters;
+    return this.options.parameters as S;
   }
 
   declaration(): FunctionDeclaration {
@@ -94,26 +110,33 @@ export class FunctionTool<S extends z.ZodType<Record<string, unknown>>, R = unkn
       name: this.name,
       // ADK tells the model not to call a long-running tool again while it is pending.
       description: this.isLongRunning ? withLongRunningNote(this.description) : this.description,
-      parameters: zodToJsonSchema(this.options.parameters),
+      ...parametersSchema(this.options.parameters),
       ...(this.behavior === 'NON_BLOCKING' ? { behavior: 'NON_BLOCKING' as const } : {}),
     };
     return this.cachedDeclaration;
   }
 
-  parseArgs(args: Record<string, unknown>): z.output<S> {
-    const parsed = this.options.parameters.safeParse(args);
-    if (!parsed.success) throw new ToolArgumentsError(formatIssues(parsed.error.issues));
-    return parsed.data;
+  parseArgs(args: Record<string, unknown>): ToolArgs<S> {
+    const parsed = parseToolArgs(this.options.parameters, args);
+    if (!parsed.ok) throw new ToolArgumentsError(parsed.issues);
+    return parsed.value as ToolArgs<S>;
   }
 
   override async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
     const rule = this.options.requireConfirmation;
     if (typeof rule !== 'function') return rule ?? false;
-    const parsed = this.options.parameters.safeParse(args);
-    return parsed.success ? rule(parsed.data, context) : false;
+    const parsed = parseToolArgs(this.options.parameters, args);
+    return parsed.ok ? rule(parsed.value as ToolArgs<S>, context) : false;
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     return this.options.execute(this.parseArgs(args), context);
   }
+}
+
+function parametersSchema(parameters: ToolParameters | undefined): { parameters?: JsonSchema } {
+  if (parameters === undefined) return {};
+  if (isZod4Schema(parameters)) return { parameters: zodToJsonSchema(parameters) };
+  if (isZod3Schema(parameters)) return { parameters: zod3ToJsonSchema(parameters) };
+  return { parameters: parameters as JsonSchema };
 }

@@ -72,6 +72,7 @@ describe('memory in callbacks and preload_memory', () => {
     const result = await runAgent(
       new LlmAgent({ name: 'a', model: new ScriptedModel(['x']), tools: [preloadMemoryTool] }),
       'hello',
+      { rejectOnError: false },
     );
     expect(result.error?.code).toBe('CONFIG');
   });

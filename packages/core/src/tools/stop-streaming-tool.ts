@@ -35,4 +35,4 @@ export class StopStreamingTool extends BaseTool {
   }
 }
 
-export const stopStreamingTool = new StopStreamingTool();
+export const stopStreamingTool = /* @__PURE__ */ new StopStreamingTool();

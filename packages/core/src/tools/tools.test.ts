@@ -134,6 +134,7 @@ describe('tools', () => {
     const result = await runAgent(
       new LlmAgent({ name: 'a', model: new ScriptedModel([]), tools: [make('x'), make('x')] }),
       'hi',
+      { rejectOnError: false },
     );
     expect(result.error?.code).toBe('CONFIG');
   });

@@ -1,8 +1,9 @@
 // zod is a peer dependency, but @adk/core does not load it at import time (it costs more than
 // the rest of the package). It is loaded on first use: by `loadZod()` (the Runner calls it before a
 // run, so the same ESM instance as the application's is used), or synchronously on demand.
-import { createRequire } from 'node:module';
+
 import type * as Zod from 'zod';
+import { nodeBuiltin } from './runtime.js';
 
 export type ZodModule = typeof Zod;
 
@@ -20,7 +21,16 @@ export function loadZod(): Promise<void> {
 
 /** The zod module, loading it synchronously if `loadZod()` has not run yet. */
 export function zod(): ZodModule {
-  loaded ??= createRequire(import.meta.url)('zod') as ZodModule;
+  if (loaded) return loaded;
+  // Synchronous loading needs `require`, which only Node-compatible runtimes have (through
+  // process.getBuiltinModule, so that the root of @adk/core imports no `node:` module).
+  const nodeModule = nodeBuiltin<typeof import('node:module')>('node:module');
+  if (!nodeModule) {
+    throw new Error(
+      'zod is not loaded yet: call `await loadZod()` (or run through a Runner, which does) before using schemas in this runtime',
+    );
+  }
+  loaded = nodeModule.createRequire(import.meta.url)('zod') as ZodModule;
   return loaded;
 }
 

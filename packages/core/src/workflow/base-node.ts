@@ -12,8 +12,10 @@ export interface BaseNodeOptions {
   /** On resume, run the node again with its original input and `ctx.resumeInputs` (default false: its reply is its output). */
   rerunOnResume?: boolean;
   retryConfig?: RetryConfig;
-  /** Seconds one attempt may take before it fails with `NodeTimeoutError`. */
+  /** Seconds one attempt may take before it fails with `NodeTimeoutError` (ADK's name and unit). */
   timeout?: number;
+  /** The same in milliseconds; wins over `timeout`. */
+  timeoutMs?: number;
 }
 
 /** @google/adk's name for {@link BaseNodeOptions}. */
@@ -30,7 +32,9 @@ export abstract class BaseNode {
   readonly description: string;
   readonly rerunOnResume: boolean;
   readonly retryConfig: RetryConfig | undefined;
+  /** Seconds (ADK's unit); `timeoutMs` is the same in milliseconds. */
   readonly timeout: number | undefined;
+  readonly timeoutMs: number | undefined;
   /** @internal the retry settings with defaults applied */
   readonly retry: PreparedRetry;
 
@@ -43,11 +47,15 @@ export abstract class BaseNode {
     if (options.timeout !== undefined && !(options.timeout > 0)) {
       throw new ConfigError(`Node "${options.name}": timeout must be a positive number of seconds`);
     }
+    if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+      throw new ConfigError(`Node "${options.name}": timeoutMs must be a positive number of milliseconds`);
+    }
     this.name = options.name;
     this.description = options.description ?? '';
     this.rerunOnResume = options.rerunOnResume ?? false;
     this.retryConfig = options.retryConfig;
-    this.timeout = options.timeout;
+    this.timeout = options.timeoutMs !== undefined ? options.timeoutMs / 1000 : options.timeout;
+    this.timeoutMs = this.timeout === undefined ? undefined : this.timeout * 1000;
     this.retry = prepareRetry(options.retryConfig);
   }
 
@@ -70,4 +78,4 @@ class StartNode extends BaseNode {
 }
 
 /** Where every workflow begins; its successors get the user's message text. The string `'START'` works too. */
-export const START: BaseNode = new StartNode({ name: '__START__' });
+export const START: BaseNode = /* @__PURE__ */ new StartNode({ name: '__START__' });

@@ -1,4 +1,4 @@
-import { AdkError } from '../errors/errors.js';
+import { AdkError, isAdkErrorCode } from '../errors/errors.js';
 
 /** What is wrong with a workflow graph (the `problem` detail of a {@link WorkflowValidationError}). */
 export type WorkflowProblem =
@@ -66,9 +66,15 @@ export class NodeReportedError extends AdkError {
     errorMessage?: string | undefined;
   }) {
     super(
-      options.errorCode ?? 'NODE_REPORTED_ERROR',
+      // A model's own code (e.g. 'SAFETY') is kept in details: `code` stays an AdkErrorCode.
+      isAdkErrorCode(options.errorCode) ? options.errorCode : 'NODE_REPORTED_ERROR',
       `Node "${options.nodeName}" reported an error: ${options.errorMessage ?? options.errorCode ?? 'unknown'}`,
-      { details: { nodeName: options.nodeName } },
+      {
+        details: {
+          nodeName: options.nodeName,
+          ...(options.errorCode !== undefined ? { reportedCode: options.errorCode } : {}),
+        },
+      },
     );
     this.nodeName = options.nodeName;
   }

@@ -33,6 +33,7 @@ export interface NodeContextInit {
   attemptCount: number;
   abortSignal: AbortSignal;
   resumeInputs: Record<string, unknown>;
+  /** @internal the engine that runs the node (kept out of the published types) */
   runtime: NodeRuntime;
   replay: ReplayIndex;
   emit: (event: Event) => Promise<void>;
@@ -54,6 +55,8 @@ export class NodeContext {
   /** 1 for the first attempt, 2 for the first retry, … */
   readonly attemptCount: number;
   /** Fires when the node times out, a sibling fails, or the run is cancelled. */
+  readonly signal: AbortSignal;
+  /** @deprecated The same as `signal`. */
   readonly abortSignal: AbortSignal;
   /** Replies to this node's questions, by interrupt id (set when it runs again on resume). */
   readonly resumeInputs: Record<string, unknown>;
@@ -68,6 +71,11 @@ export class NodeContext {
   outputFor: string[] = [];
   /** @internal a child run gave this node its output */
   outputDelegated = false;
+  /**
+   * @internal a graph's terminal node gave this workflow its output: that node's event lists this
+   * path in `outputFor`, and the workflow records no output event of its own (ADK 2.x)
+   */
+  outputFromTerminal = false;
   private outputValue: unknown;
   /** @internal */
   readonly runtime: NodeRuntime;
@@ -86,6 +94,7 @@ export class NodeContext {
     this.workflowName = init.workflowName;
     this.attemptCount = init.attemptCount;
     this.abortSignal = init.abortSignal;
+    this.signal = init.abortSignal;
     this.resumeInputs = init.resumeInputs;
     this.runtime = init.runtime;
     this.replay = init.replay;

@@ -340,6 +340,10 @@ async function complete(p: NodeRunParams, ctx: NodeContext, held: Event | undefi
   const outputFor = [p.path, ...p.outputFor];
   const delta = takeDelta(ctx);
   const route = ctx.route;
+  // A workflow whose terminal node's event already carried its output adds no event of its own
+  // (ADK 2.x); a resumed run re-walks such a workflow from the records of its nodes.
+  if (ctx.outputFromTerminal && !replaced && !held && route === undefined && !hasKeys(delta))
+    return { status: 'done', output, route };
   if (held) {
     held.nodeInfo = { ...held.nodeInfo, path: p.path, outputFor };
     if (replaced) {
@@ -387,7 +391,7 @@ async function fail(p: NodeRunParams, ctx: NodeContext, error: unknown): Promise
   return { status: 'failed', error };
 }
 
-const ATTEMPT_ENDED = new CancelledError('The node attempt has ended');
+const ATTEMPT_ENDED = /* @__PURE__ */ new CancelledError('The node attempt has ended');
 
 function dropAnswered(ids: string[], event: Event): void {
   for (const part of event.content?.parts ?? []) {
@@ -396,4 +400,9 @@ function dropAnswered(ids: string[], event: Event): void {
     const at = ids.indexOf(id);
     if (at >= 0) ids.splice(at, 1);
   }
+}
+
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
 }

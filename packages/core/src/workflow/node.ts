@@ -17,11 +17,18 @@ export interface NodeOptions extends Partial<BaseNodeOptions> {
   maxParallelWorkers?: number;
 }
 
-/** @internal how a Workflow used as a node is wrapped (set by workflow.ts, which imports this file) */
-export const workflowNodeFactory: {
-  match?: (value: unknown) => boolean;
-  build?: (value: BaseAgent, options: Partial<BaseNodeOptions>) => BaseNode;
-} = {};
+/**
+ * A Workflow used as a node wraps itself (its class has `asSubWorkflowNode`): asked of the value
+ * rather than registered by workflow.ts at load, so that nothing runs at import and a bundle that
+ * never uses workflows drops them.
+ */
+interface WorkflowAsNode {
+  asSubWorkflowNode(options: Partial<BaseNodeOptions>): BaseNode;
+}
+
+function isWorkflowAsNode(value: object): value is WorkflowAsNode {
+  return typeof (value as Partial<WorkflowAsNode>).asSubWorkflowNode === 'function';
+}
 
 /** The node an agent, tool or function becomes when it appears in edges without options. */
 const implicit = new WeakMap<object, BaseNode>();
@@ -29,8 +36,7 @@ const implicit = new WeakMap<object, BaseNode>();
 function build(value: unknown, options: Partial<BaseNodeOptions>): BaseNode {
   if (isBaseNode(value)) return value;
   if (value instanceof BaseAgent) {
-    if (workflowNodeFactory.match?.(value) && workflowNodeFactory.build)
-      return workflowNodeFactory.build(value, options);
+    if (isWorkflowAsNode(value)) return value.asSubWorkflowNode(options);
     return new AgentNode(value, options);
   }
   if (value instanceof BaseTool) {

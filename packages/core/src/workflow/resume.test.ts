@@ -36,7 +36,7 @@ function reply(answers: Record<string, unknown>): Content {
 }
 
 function finalOutput(events: Event[], name = 'wf'): unknown {
-  return events.find((e) => e.nodeInfo?.path === `${name}@1` && e.nodeInfo.outputFor)?.output;
+  return events.find((e) => e.nodeInfo?.outputFor?.includes(`${name}@1`))?.output;
 }
 
 function setup(wf: Workflow) {
@@ -217,7 +217,8 @@ describe('Workflow: ctx.runNode', () => {
     const second = await send(reply({ c: { result: 'ok' } }));
     expect(calls).toEqual(['fetch x', 'fetch data x ok']);
     const child = second.find((e) => e.nodeInfo?.path === 'wf@1/parent@1/fetchData@2');
-    expect(child?.nodeInfo?.outputFor).toEqual(['wf@1/parent@1/fetchData@2', 'wf@1/parent@1']);
+    // The parent is the workflow's terminal node: the child's output stands for both.
+    expect(child?.nodeInfo?.outputFor).toEqual(['wf@1/parent@1/fetchData@2', 'wf@1/parent@1', 'wf@1']);
     expect(finalOutput(second)).toBe('data data x ok');
   });
 });
@@ -245,7 +246,14 @@ describe('Workflow: resuming nested workflows', () => {
     expect(first.find((e) => e.longRunningToolIds?.length)?.author).toBe('inner');
     const second = await send(reply({ 'inner-q': { result: 'yes' } }));
     expect(ran).toEqual(['before', 'ask']);
-    expect(second.find((e) => e.nodeInfo?.path === 'outer@1/inner@1')?.output).toBe('inner got yes');
+    // The inner workflow's output is its terminal node's event; the inner workflow adds none.
+    const innerOutput = second.find((e) => e.nodeInfo?.outputFor?.includes('outer@1/inner@1'));
+    expect(innerOutput?.nodeInfo).toEqual({
+      path: 'outer@1/inner@1/use@1',
+      outputFor: ['outer@1/inner@1/use@1', 'outer@1/inner@1'],
+    });
+    expect(innerOutput?.output).toBe('inner got yes');
+    expect(second.some((e) => e.nodeInfo?.path === 'outer@1/inner@1')).toBe(false);
     expect(finalOutput(second, 'outer')).toBe('inner got yes+after');
   });
 });

@@ -1,14 +1,21 @@
 /** An error class usable in `RetryConfig.exceptions` (matched by its name). */
 export type ErrorClass = abstract new (...args: never[]) => Error;
 
-/** When and how often a failing node runs again (ADK's defaults; delays in seconds). */
+/**
+ * When and how often a failing node runs again (ADK's names, defaults and unit: delays in seconds;
+ * the `…Ms` siblings give them in milliseconds and win).
+ */
 export interface RetryConfig {
   /** Attempts in all, the first included (default 5; 0 or 1: no retry). */
   maxAttempts?: number;
   /** Delay before the first retry, in seconds (default 1). */
   initialDelay?: number;
+  /** The same in milliseconds. */
+  initialDelayMs?: number;
   /** Longest delay, in seconds (default 60). */
   maxDelay?: number;
+  /** The same in milliseconds. */
+  maxDelayMs?: number;
   /** Each delay is the previous one times this (default 2). */
   backoffFactor?: number;
   /** Random share added to each delay: 0 (none) to 1 (up to double; the default). */
@@ -39,8 +46,9 @@ export function prepareRetry(config: RetryConfig | undefined): PreparedRetry {
   }
   return {
     maxAttempts: Math.max(1, config.maxAttempts ?? 5),
-    initialDelay: config.initialDelay ?? 1,
-    maxDelay: config.maxDelay ?? 60,
+    initialDelay:
+      config.initialDelayMs !== undefined ? config.initialDelayMs / 1000 : (config.initialDelay ?? 1),
+    maxDelay: config.maxDelayMs !== undefined ? config.maxDelayMs / 1000 : (config.maxDelay ?? 60),
     backoffFactor: config.backoffFactor ?? 2,
     jitter: config.jitter ?? 1,
     exceptions: config.exceptions

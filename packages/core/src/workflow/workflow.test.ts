@@ -25,15 +25,18 @@ async function run(agent: Workflow, text = 'hello', sessionId = 's1') {
   return { runner, events };
 }
 
-/** The node outputs in the order they were recorded, by node path. */
+/**
+ * The node outputs in the order they were recorded, by node path: an event's output counts for
+ * every path it lists (a terminal node's for its workflow too).
+ */
 function outputs(events: Event[]): [string, unknown][] {
   return events
     .filter((e) => e.nodeInfo?.outputFor?.includes(e.nodeInfo.path))
-    .map((e) => [e.nodeInfo?.path as string, e.output]);
+    .flatMap((e) => (e.nodeInfo?.outputFor ?? []).map((path): [string, unknown] => [path, e.output]));
 }
 
 function workflowOutput(events: Event[], name: string): unknown {
-  return events.find((e) => e.nodeInfo?.path === `${name}@1` && e.nodeInfo.outputFor)?.output;
+  return events.find((e) => e.nodeInfo?.outputFor?.includes(`${name}@1`))?.output;
 }
 
 describe('Workflow: chains', () => {

@@ -7,9 +7,10 @@ import { visibleEvents } from '../sessions/visible-events.js';
 import { formatIssues, type SchemaIssue } from '../utils/zod.js';
 import { AgentNode } from './agent-node.js';
 import { BaseNode, type BaseNodeOptions, START } from './base-node.js';
+import { WORKFLOW_BRAND } from './brand.js';
 import { WorkflowOutputError, WorkflowResumeError, WorkflowValidationError } from './errors.js';
 import { type ChainElement, type EdgeItem, Graph } from './graph.js';
-import { toNode, workflowNodeFactory } from './node.js';
+import { toNode } from './node.js';
 import type { NodeContext, NodeResult, NodeRuntime, RunNodeOptions } from './node-context.js';
 import { ChildPaused, executeNode, type RunOutcome } from './node-runner.js';
 import { ParallelWorker } from './parallel-worker.js';
@@ -125,6 +126,8 @@ export class Workflow extends BaseAgent {
       ...rest
     } = options;
     super({ ...rest, subAgents: agents });
+    // A brand set here, not a computed class field (bundlers keep those as side effects).
+    (this as unknown as Record<symbol, boolean>)[WORKFLOW_BRAND] = true;
     this.graph = graph;
     this.maxConcurrency = maxConcurrency;
     this.outputSchema = outputSchema;
@@ -133,6 +136,11 @@ export class Workflow extends BaseAgent {
       ...(retryConfig !== undefined ? { retryConfig } : {}),
       ...(timeout !== undefined ? { timeout } : {}),
     };
+  }
+
+  /** @internal the node this workflow is when it appears in another workflow's edges */
+  asSubWorkflowNode(options: Partial<BaseNodeOptions>): BaseNode {
+    return new SubWorkflowNode(this, { ...this.nodeOptions, ...options }, true);
   }
 
   /** Runs the workflow for one invocation (or resumes it, from the invocation's events). */
@@ -247,7 +255,8 @@ export class Workflow extends BaseAgent {
         emit,
         replay,
         runtime,
-        outputFor: [],
+        // A terminal node's output is the workflow's too: its event says so for both (ADK 2.x).
+        outputFor: this.graph.isTerminal(t.node.name) ? [nctx.path, ...nctx.outputFor] : [],
       })
         .catch((error: unknown): RunOutcome => ({ status: 'failed', error }))
         .then((outcome) => {
@@ -342,6 +351,7 @@ export class Workflow extends BaseAgent {
       );
     }
     const output = terminal[0]?.output;
+    if (output !== undefined) nctx.outputFromTerminal = true;
     if (output !== undefined && this.outputSchema) {
       const checked = this.outputSchema.safeParse(output);
       if (!checked.success) {
@@ -370,10 +380,6 @@ export class SubWorkflowNode extends BaseNode {
     if (result && result.output !== undefined) yield result.output;
   }
 }
-
-workflowNodeFactory.match = (value) => value instanceof Workflow;
-workflowNodeFactory.build = (value, options) =>
-  new SubWorkflowNode(value as Workflow, { ...(value as Workflow).nodeOptions, ...options }, true);
 
 /** The agent (or workflow) a node runs, if it runs one: what a graph view draws for it. */
 export function agentOfNode(node: BaseNode): BaseAgent | undefined {

@@ -107,7 +107,10 @@ export interface OpenedTransport {
 const STDERR_TAIL_CHARS = 2000;
 
 /** Creates the SDK transport for a connection (the SDK is loaded here, on first use). */
-export async function openTransport(connection: McpConnection): Promise<OpenedTransport> {
+export async function openTransport(
+  connection: McpConnection,
+  resumeSessionId?: string,
+): Promise<OpenedTransport> {
   if (connection.type === 'stdio') {
     const { StdioClientTransport, getDefaultEnvironment } = await import(
       '@modelcontextprotocol/sdk/client/stdio.js'
@@ -139,7 +142,14 @@ export async function openTransport(connection: McpConnection): Promise<OpenedTr
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    return { transport: new StreamableHTTPClientTransport(url, common), stderrTail: () => '' };
+    // A known session id resumes that session (the SDK's client then skips initialize).
+    return {
+      transport: new StreamableHTTPClientTransport(url, {
+        ...common,
+        ...(resumeSessionId === undefined ? {} : { sessionId: resumeSessionId }),
+      }),
+      stderrTail: () => '',
+    };
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
   const sseInit =

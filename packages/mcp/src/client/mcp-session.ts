@@ -27,6 +27,8 @@ export interface McpSessionOptions {
   onDisconnect?: () => void;
   /** Capabilities declared to the server (elicitation, sampling). */
   capabilities?: ClientCapabilities;
+  /** Streamable HTTP: resume this MCP session instead of initializing a new one. */
+  resumeSessionId?: string;
   /** Registers the handlers of server-to-client requests (sampling) on a new client. */
   onClient?: (client: Client) => Promise<void> | void;
 }
@@ -37,6 +39,8 @@ export type Elicitor = (params: ElicitRequest['params']) => Promise<ElicitResult
 interface Connected {
   client: Client;
   stderrTail: () => string;
+  /** The Streamable HTTP session id, once the server gave one. */
+  sessionId: () => string | undefined;
 }
 
 const CLIENT_INFO = { name: '@adk/mcp', version: '0.1.0' };
@@ -65,6 +69,21 @@ export class McpSession {
 
   get name(): string {
     return this.options.name;
+  }
+
+  /** The live connection's Streamable HTTP session id (undefined for other transports). */
+  get sessionId(): string | undefined {
+    return this.live?.sessionId();
+  }
+
+  /** A session like this one that resumes the MCP session `sessionId` (Streamable HTTP). */
+  resumed(sessionId: string): McpSession {
+    return new McpSession({
+      ...this.options,
+      resumeSessionId: sessionId,
+      onDisconnect: () => {},
+      onToolsChanged: () => {},
+    });
   }
 
   /** Runs `request` on the session, connecting first if needed; retried once after a lost connection. */
@@ -169,7 +188,7 @@ export class McpSession {
         await Promise.all([
           import('@modelcontextprotocol/sdk/client/index.js'),
           import('@modelcontextprotocol/sdk/types.js'),
-          openTransport(connection),
+          openTransport(connection, this.options.resumeSessionId),
         ]);
       opened = transport;
       client = new Client(CLIENT_INFO, { capabilities: this.options.capabilities ?? {} });
@@ -182,7 +201,11 @@ export class McpSession {
         });
       }
       await this.options.onClient?.(client);
-      const connected: Connected = { client, stderrTail: transport.stderrTail };
+      const connected: Connected = {
+        client,
+        stderrTail: transport.stderrTail,
+        sessionId: () => (transport.transport as { sessionId?: string }).sessionId,
+      };
       // The SDK reports transport errors here too; a lost connection surfaces through onclose.
       client.onerror = () => undefined;
       client.onclose = () => this.drop(connected);

@@ -19,6 +19,7 @@ import {
 } from './elicitation.js';
 import type { Elicitor, McpSession } from './mcp-session.js';
 import { type McpCallResult, toFunctionResponse } from './result-mapping.js';
+import { MCP_TASK_STATE_PREFIX, type McpTaskRecord, startTask } from './tasks.js';
 
 /** A progress notification of a running MCP tool call. */
 export interface McpProgress {
@@ -50,6 +51,8 @@ export interface McpToolCallOptions {
   attachMedia: (request: LlmRequest) => void;
   /** Answers elicitations in code; those it leaves (undefined) pause the run for the user. */
   elicitationHandler?: McpElicitationHandler | undefined;
+  /** Run the tool as an MCP task (task-augmented call): a long-running call whose result comes later. */
+  task?: { ttlMs: number } | undefined;
 }
 
 /** The MCP error a server answers with when the user must first complete a URL flow. */
@@ -69,11 +72,23 @@ export class McpTool extends BaseTool {
     private readonly session: McpSession,
     private readonly options: McpToolCallOptions,
   ) {
-    super({ name, description: tool.description ?? tool.title ?? tool.name });
+    super({
+      name,
+      description: tool.description ?? tool.title ?? tool.name,
+      isLongRunning: options.task !== undefined,
+    });
     this.mcpName = tool.name;
     this.inputSchema = tool.inputSchema as JsonSchema;
     this.annotations = tool.annotations;
+    // MCP Apps: `_meta.ui.resourceUri` (and the older flat `ui/resourceUri` key).
+    const meta = (tool._meta ?? {}) as Record<string, unknown>;
+    const ui = meta.ui as { resourceUri?: unknown } | undefined;
+    const uri = ui?.resourceUri ?? meta['ui/resourceUri'];
+    this.uiResourceUri = typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
   }
+
+  /** The tool's MCP Apps view (`ui://…`), if it has one. */
+  readonly uiResourceUri: string | undefined;
 
   declaration(): FunctionDeclaration {
     return { name: this.name, description: this.description, parameters: this.inputSchema };
@@ -86,7 +101,11 @@ export class McpTool extends BaseTool {
     return rule(this.mcpName, args, context);
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+  async run(
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (this.options.task) return this.runAsTask(args, context, this.options.task.ttlMs);
     const { timeoutMs, elicitationHandler } = this.options;
     const signal = context.signal;
     const onProgress = this.progressReporter(context);
@@ -135,7 +154,77 @@ export class McpTool extends BaseTool {
       question = urlQuestion;
     }
     if (question) return this.pause(context, { question, answers: answers.slice(0, asked) });
-    return toFunctionResponse(result as McpCallResult);
+    const response = toFunctionResponse(result as McpCallResult);
+    if (this.uiResourceUri && !(result as McpCallResult).isError) {
+      const app = await this.saveUiResource(this.uiResourceUri, context);
+      if (app) response.mcpApp = app;
+    }
+    return response;
+  }
+
+  /**
+   * MCP Apps: the tool's `ui://` view is read from the server and saved as an artifact of the
+   * session (HTML with its MIME type), so the dev UI and other clients can render it next to the
+   * result; the response names it.
+   */
+  private async saveUiResource(
+    uri: string,
+    context: ToolContext,
+  ): Promise<{ resourceUri: string; artifact: string; version: number; mimeType: string } | undefined> {
+    const read = await this.session
+      .request(`resources/read "${uri}"`, (client, own) =>
+        client.readResource({ uri }, { timeout: this.options.timeoutMs, ...(own ? { signal: own } : {}) }),
+      )
+      .catch(() => undefined);
+    const content = read?.contents.find((c) => c.uri === uri) ?? read?.contents[0];
+    if (!content || !context.invocationContext.artifactService) return undefined;
+    const mimeType = content.mimeType ?? 'text/html;profile=mcp-app';
+    const data =
+      'text' in content && typeof content.text === 'string'
+        ? Buffer.from(content.text, 'utf8').toString('base64')
+        : 'blob' in content && typeof content.blob === 'string'
+          ? content.blob
+          : undefined;
+    if (data === undefined) return undefined;
+    const artifact = `mcp-app_${this.session.name}_${uri.slice('ui://'.length)}`.replace(
+      /[^A-Za-z0-9._-]/g,
+      '_',
+    );
+    const version = await context.saveArtifact(
+      artifact,
+      { inlineData: { mimeType, data } },
+      { mcpAppResourceUri: uri },
+    );
+    return { resourceUri: uri, artifact, version, mimeType };
+  }
+
+  /**
+   * Starts the call as an MCP task and records it in the call's event (the task id is in the log):
+   * no response yet, so the invocation pauses until `McpToolset.resumeTasks` delivers the result.
+   */
+  private async runAsTask(
+    args: Record<string, unknown>,
+    context: ToolContext,
+    ttlMs: number,
+  ): Promise<undefined> {
+    const taskId = await startTask(
+      this.session,
+      this.mcpName,
+      args,
+      ttlMs,
+      this.options.timeoutMs,
+      context.signal,
+    );
+    const record: McpTaskRecord = {
+      server: this.session.name,
+      tool: this.name,
+      mcpTool: this.mcpName,
+      taskId,
+      functionCallId: context.functionCallId,
+      ...(this.session.sessionId ? { mcpSessionId: this.session.sessionId } : {}),
+    };
+    context.state.set(`${MCP_TASK_STATE_PREFIX}${context.functionCallId}`, record);
+    return undefined;
   }
 
   /** Asks the user through the one pause mechanism: a confirmation whose payload is the elicitation. */

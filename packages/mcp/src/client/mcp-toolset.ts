@@ -1,4 +1,12 @@
-import { type BaseTool, BaseToolset, type LlmRequest, type ReadonlyContext } from '@adk/core';
+import {
+  type BaseTool,
+  BaseToolset,
+  type Event,
+  type LlmRequest,
+  NotFoundError,
+  type ReadonlyContext,
+  type Runner,
+} from '@adk/core';
 import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { defaultServerName, type McpConnection } from './connection.js';
 import type { McpElicitationHandler } from './elicitation.js';
@@ -6,6 +14,15 @@ import { McpSession } from './mcp-session.js';
 import { type McpCallPredicate, type McpProgress, McpTool } from './mcp-tool.js';
 import { ListResourcesTool, ReadResourceTool } from './resource-tools.js';
 import { mediaAttacher } from './result-mapping.js';
+import { type McpSamplingPolicy, registerSampling } from './sampling.js';
+import { awaitTask, cancelTask, type McpTaskRecord, pendingTasks } from './tasks.js';
+
+export interface McpTaskSessionParams {
+  runner: Runner;
+  userId: string;
+  sessionId: string;
+  signal?: AbortSignal;
+}
 
 export interface McpToolsetOptions {
   /** How to reach the server: a spawned process (stdio), Streamable HTTP, or legacy SSE. */
@@ -39,6 +56,14 @@ export interface McpToolsetOptions {
   elicitation?: boolean;
   /** Answers elicitations in code; return undefined to leave one to the user. */
   elicitationHandler?: McpElicitationHandler;
+  /** Lets the server ask a model (`sampling/createMessage`); off unless given. */
+  sampling?: McpSamplingPolicy;
+  /**
+   * Tools that must run as MCP tasks (`execution.taskSupport: 'required'`) are offered as
+   * long-running tools (default true); `false` leaves them out. `ttlMs`: how long the server keeps
+   * a task (default 1 hour); `pollIntervalMs`: between status checks when the server names none.
+   */
+  tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
 }
 
 /**
@@ -72,7 +97,13 @@ export class McpToolset extends BaseToolset {
       onDisconnect: () => {
         this.listing = undefined;
       },
-      capabilities: options.elicitation === false ? {} : { elicitation: { form: {}, url: {} } },
+      capabilities: {
+        ...(options.elicitation === false ? {} : { elicitation: { form: {}, url: {} } }),
+        ...(options.sampling ? { sampling: {} } : {}),
+      },
+      ...(options.sampling
+        ? { onClient: (client) => registerSampling(client, options.sampling as McpSamplingPolicy, this.name) }
+        : {}),
     });
   }
 
@@ -82,7 +113,7 @@ export class McpToolset extends BaseToolset {
     const out: BaseTool[] = [];
     for (const definition of definitions) {
       // Tools that can only run as MCP tasks cannot be called with a plain tools/call.
-      if (definition.execution?.taskSupport === 'required') continue;
+      if (definition.execution?.taskSupport === 'required' && this.options.tasks === false) continue;
       const tool = this.toolFor(definition);
       if (Array.isArray(filter) ? !filter.includes(tool.mcpName) : filter && !filter(tool, context)) continue;
       out.push(tool);
@@ -121,6 +152,70 @@ export class McpToolset extends BaseToolset {
     );
   }
 
+  /** The MCP tasks calls of this session started on this server and no response answered yet (from the log). */
+  async pendingTasks(params: Omit<McpTaskSessionParams, 'signal'>): Promise<McpTaskRecord[]> {
+    const { runner, userId, sessionId } = params;
+    const session = await runner.sessionService.getSession({ appName: runner.appName, userId, sessionId });
+    if (!session) throw new NotFoundError(`Session ${sessionId} not found`);
+    return pendingTasks(session, this.name);
+  }
+
+  /**
+   * Waits for the session's pending MCP tasks (also those started before a restart: their ids are
+   * in the log) and delivers each result as the function response of its call, which resumes the
+   * paused invocation. Yields the events of those runs.
+   */
+  async *resumeTasks(params: McpTaskSessionParams): AsyncGenerator<Event, void, undefined> {
+    const { runner, userId, sessionId, signal } = params;
+    for (const record of await this.pendingTasks(params)) {
+      const session = await this.sessionFor(record);
+      let response: Awaited<ReturnType<typeof awaitTask>>;
+      try {
+        response = await awaitTask(session, record, {
+          pollIntervalMs: this.taskOptions().pollIntervalMs,
+          timeoutMs: this.options.timeoutMs ?? 60_000,
+          ...(signal ? { signal } : {}),
+        });
+      } finally {
+        if (session !== this.session) await session.close();
+      }
+      yield* runner.run({
+        userId,
+        sessionId,
+        newMessage: { role: 'user', parts: [{ functionResponse: response }] },
+        ...(signal ? { signal } : {}),
+      });
+    }
+  }
+
+  /** Cancels the session's pending MCP tasks on the server (`tasks/cancel`); `resumeTasks` then delivers their end. */
+  async cancelTasks(params: Omit<McpTaskSessionParams, 'signal'>): Promise<McpTaskRecord[]> {
+    const pending = await this.pendingTasks(params);
+    for (const record of pending) {
+      const session = await this.sessionFor(record);
+      try {
+        await cancelTask(session, record.taskId, this.options.timeoutMs ?? 60_000);
+      } finally {
+        if (session !== this.session) await session.close();
+      }
+    }
+    return pending;
+  }
+
+  /** The MCP session a task lives in: ours, or (after a restart) the recorded one, resumed. */
+  private async sessionFor(record: McpTaskRecord): Promise<McpSession> {
+    if (!record.mcpSessionId) return this.session;
+    await this.listTools().catch(() => undefined);
+    return record.mcpSessionId === this.session.sessionId
+      ? this.session
+      : this.session.resumed(record.mcpSessionId);
+  }
+
+  private taskOptions(): { ttlMs: number; pollIntervalMs: number } {
+    const tasks = typeof this.options.tasks === 'object' ? this.options.tasks : {};
+    return { ttlMs: tasks.ttlMs ?? 3_600_000, pollIntervalMs: tasks.pollIntervalMs ?? 1_000 };
+  }
+
   /** Closes the session (stops a stdio server). The toolset reconnects if used again. */
   override async close(): Promise<void> {
     this.listing = undefined;
@@ -142,6 +237,9 @@ export class McpToolset extends BaseToolset {
       requireConfirmation,
       attachMedia: this.attachMedia,
       elicitationHandler,
+      ...(definition.execution?.taskSupport === 'required'
+        ? { task: { ttlMs: this.taskOptions().ttlMs } }
+        : {}),
     });
     this.tools.set(definition.name, { tool, definition });
     return tool;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   type BaseAgent,
   type BaseTool,
+  type Content,
   contentText,
   describeError,
   type Event,
@@ -15,6 +16,8 @@ import {
   isToolset,
   LlmAgent,
   newId,
+  type Part,
+  REQUEST_CONFIRMATION,
   ReadonlyContext,
   Runner,
   ToolContext,
@@ -22,7 +25,13 @@ import {
   userContent,
 } from '@adk/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { MCP_ELICITATION, type StoredElicitation } from '../client/elicitation.js';
 
 export interface ServeAgentAsMcpOptions {
   /**
@@ -132,6 +141,10 @@ export async function serveAgentAsMcp(
     server.setRequestHandler(types.CallToolRequestSchema, (request, extra) =>
       handler.callTool(request.params.name, request.params.arguments ?? {}, {
         signal: extra.signal,
+        elicit: server.getClientCapabilities()?.elicitation
+          ? (params) =>
+              server.elicitInput(params, { signal: extra.signal, relatedRequestId: extra.requestId })
+          : undefined,
         progress: (progress, message) => {
           const token = request.params._meta?.progressToken;
           if (token === undefined) return;
@@ -287,6 +300,78 @@ async function serveHttp(
 interface CallOptions {
   signal: AbortSignal;
   progress: (progress: number, message?: string) => void;
+  /** Asks the MCP client's user (when the client declared elicitation). */
+  elicit?: ((params: ElicitRequestFormParams) => Promise<ElicitResult>) | undefined;
+}
+
+const REQUEST_INPUT = 'adk_request_input';
+/** Rounds of questions one agent call may ask before it returns paused. */
+const MAX_ELICITATION_ROUNDS = 10;
+
+/**
+ * The question of a paused call as an MCP form elicitation, and how its answer becomes the
+ * function response the agent waits for. Undefined for pauses an MCP form cannot answer.
+ */
+function elicitationFor(call: {
+  name: string;
+  args: Record<string, unknown>;
+}):
+  | { params: ElicitRequestFormParams; toResponse: (r: ElicitResult) => Record<string, unknown> }
+  | undefined {
+  if (call.name === REQUEST_CONFIRMATION) {
+    const confirmation = (call.args.toolConfirmation ?? {}) as {
+      hint?: string;
+      payload?: Record<string, unknown>;
+    };
+    const original = (call.args.originalFunctionCall ?? {}) as { name?: string };
+    // A nested MCP server's elicitation: ask the same form, one level up.
+    const nested = confirmation.payload?.[MCP_ELICITATION] as StoredElicitation | undefined;
+    if (nested?.question.mode === 'form' && nested.question.requestedSchema) {
+      return {
+        params: {
+          mode: 'form',
+          message: nested.question.message,
+          requestedSchema: nested.question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
+        },
+        toResponse: (r) =>
+          r.action === 'accept'
+            ? { confirmed: true, payload: { content: r.content ?? {} } }
+            : { confirmed: true, payload: { action: r.action } },
+      };
+    }
+    return {
+      params: {
+        mode: 'form',
+        message: confirmation.hint ?? `Allow the call of "${original.name ?? 'a tool'}"?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirmed: { type: 'boolean', title: 'Confirm', description: 'Allow this action' } },
+          required: ['confirmed'],
+        },
+      },
+      toResponse: (r) => ({ confirmed: r.action === 'accept' && r.content?.confirmed === true }),
+    };
+  }
+  if (call.name === REQUEST_INPUT) {
+    const schema = call.args.response_schema as Record<string, unknown> | undefined;
+    const message = typeof call.args.message === 'string' ? call.args.message : 'The agent needs your input.';
+    const objectSchema = schema?.type === 'object' && typeof schema.properties === 'object';
+    return {
+      params: {
+        mode: 'form',
+        message,
+        requestedSchema: (objectSchema
+          ? schema
+          : {
+              type: 'object',
+              properties: { answer: { type: 'string', title: 'Answer' } },
+              required: ['answer'],
+            }) as ElicitRequestFormParams['requestedSchema'],
+      },
+      toResponse: (r) => (objectSchema ? (r.content ?? {}) : { answer: r.content?.answer ?? '' }),
+    };
+  }
+  return undefined;
 }
 
 /** The MCP tools of a served agent and how they run. */
@@ -350,18 +435,43 @@ class AgentHandler {
     let text = '';
     let error: string | undefined;
     let step = 0;
-    const events: AsyncIterable<Event> = this.runner.run({
-      userId: this.userId,
-      sessionId,
-      newMessage: userContent(message),
-      signal: call.signal,
-    });
-    for await (const event of events) {
-      if (event.partial || event.author === 'user') continue;
-      step++;
-      if (event.errorCode) error = `${event.errorCode}: ${event.errorMessage ?? 'the agent failed'}`;
-      else if (isFinalResponse(event) && event.content) text = contentText(event.content);
-      call.progress(step, `${event.author}: ${describeEvent(event)}`);
+    let newMessage: Content = userContent(message);
+    // A pause (a confirmation, a question) is asked of the MCP client's user through elicitation,
+    // and the run goes on with the answer, as long as the client can elicit.
+    for (let round = 0; round <= MAX_ELICITATION_ROUNDS; round++) {
+      const pending: { id: string; name: string; args: Record<string, unknown> }[] = [];
+      const events: AsyncIterable<Event> = this.runner.run({
+        userId: this.userId,
+        sessionId,
+        newMessage,
+        signal: call.signal,
+      });
+      for await (const event of events) {
+        if (event.partial || event.author === 'user') continue;
+        step++;
+        if (event.errorCode) error = `${event.errorCode}: ${event.errorMessage ?? 'the agent failed'}`;
+        else if (isFinalResponse(event) && event.content) text = contentText(event.content);
+        for (const part of event.content?.parts ?? []) {
+          const fc = part.functionCall;
+          if (
+            fc &&
+            event.longRunningToolIds?.includes(fc.id) &&
+            (fc.name === REQUEST_CONFIRMATION || fc.name === REQUEST_INPUT)
+          )
+            pending.push(fc);
+        }
+        call.progress(step, `${event.author}: ${describeEvent(event)}`);
+      }
+      if (error || pending.length === 0 || !call.elicit || round === MAX_ELICITATION_ROUNDS) break;
+      const parts: Part[] = [];
+      for (const fc of pending) {
+        const question = elicitationFor(fc);
+        if (!question) continue;
+        const answer = await call.elicit(question.params);
+        parts.push({ functionResponse: { id: fc.id, name: fc.name, response: question.toResponse(answer) } });
+      }
+      if (parts.length === 0) break;
+      newMessage = { role: 'user', parts };
     }
     if (error) return errorResult(`The agent "${this.runner.agent.name}" failed: ${error}`);
     return {

@@ -5,6 +5,7 @@ import {
   type InlineData,
   type LlmRequest,
   type LlmResponse,
+  type ModelErrorCode,
   type Part,
   type UsageMetadata,
   ValidationError,
@@ -343,7 +344,8 @@ export function translateRealtimeEvent(
     if (status === 'failed') {
       const error = response?.status_details?.error;
       out.push({
-        errorCode: error?.code ?? error?.type ?? 'response_failed',
+        // The vendor's own code, carried as it came.
+        errorCode: (error?.code ?? error?.type ?? 'response_failed') as ModelErrorCode,
         errorMessage: error?.message ?? 'The Realtime API could not produce a response',
       });
     } else if (status === 'incomplete') {
@@ -360,7 +362,7 @@ export function translateRealtimeEvent(
     // Cancelling a response that already ended (the server's VAD may have cancelled it first).
     if (error?.code !== 'response_cancel_not_active') {
       out.push({
-        errorCode: error?.code ?? error?.type ?? 'realtime_error',
+        errorCode: (error?.code ?? error?.type ?? 'realtime_error') as ModelErrorCode,
         errorMessage: error?.message ?? 'The Realtime API reported an error',
       });
     }

@@ -1,4 +1,4 @@
-import type { FinishReason, LlmResponse, Part, UsageMetadata } from '@adk/core';
+import type { FinishReason, LlmResponse, ModelErrorCode, Part, UsageMetadata } from '@adk/core';
 import { tryParseJson } from '@adk/core';
 import { reasoningSignature } from './convert-request.js';
 import { MCP_APPROVAL_TOOL } from './mcp-approval.js';
@@ -11,6 +11,8 @@ interface ItemState {
   refusal: string;
   args: string;
   summaries: string[];
+  /** Annotations of the message's text (url and file citations), offsets into that text. */
+  annotations: Record<string, unknown>[];
 }
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
@@ -112,18 +114,25 @@ export class ResponsesAccumulator {
 
   result(): LlmResponse {
     const parts: Part[] = [];
+    const citations: Record<string, unknown>[] = [];
     let refusal = '';
+    let offset = 0;
     for (const index of [...this.items.keys()].sort((a, b) => a - b)) {
       const state = this.items.get(index) as ItemState;
       refusal += state.refusal;
       parts.push(...partsOf(state));
+      if (state.item.type !== 'message') continue;
+      for (const a of state.annotations) citations.push(toCitation(a, offset));
+      offset += state.text.length;
     }
     const response: LlmResponse = { turnComplete: true };
     if (parts.length > 0) response.content = { role: 'model', parts };
+    if (citations.length > 0) response.citationMetadata = { citations };
     const status = this.response?.status ?? undefined;
     const reason = this.response?.incomplete_details?.reason ?? undefined;
     if (this.error) {
-      response.errorCode = this.error.code;
+      // The vendor's own code, carried as it came.
+      response.errorCode = this.error.code as ModelErrorCode;
       response.errorMessage = `OpenAI Responses API: ${this.error.message}`;
       response.finishReason = 'OTHER';
     } else if (refusal) {
@@ -152,7 +161,14 @@ export class ResponsesAccumulator {
 }
 
 function stateOf(item: ResponsesItem, done: boolean): ItemState {
-  const state: ItemState = { item: { ...item }, text: '', refusal: '', args: '', summaries: [] };
+  const state: ItemState = {
+    item: { ...item },
+    text: '',
+    refusal: '',
+    args: '',
+    summaries: [],
+    annotations: [],
+  };
   if (done) completeFrom(state, item);
   else if (typeof item.arguments === 'string') state.args = item.arguments;
   return state;
@@ -164,12 +180,18 @@ function completeFrom(state: ItemState, item: ResponsesItem): void {
   if (item.type === 'message' && Array.isArray(item.content)) {
     let text = '';
     let refusal = '';
+    const annotations: Record<string, unknown>[] = [];
     for (const c of item.content as Record<string, unknown>[]) {
-      if (c.type === 'output_text' && typeof c.text === 'string') text += c.text;
+      if (c.type === 'output_text' && typeof c.text === 'string') {
+        if (Array.isArray(c.annotations))
+          for (const a of c.annotations) if (isRecord(a)) annotations.push({ ...a, base: text.length });
+        text += c.text;
+      }
       if (c.type === 'refusal' && typeof c.refusal === 'string') refusal += c.refusal;
     }
     state.text = text;
     state.refusal = refusal;
+    state.annotations = annotations;
   }
   if (typeof item.arguments === 'string') state.args = item.arguments;
   if (item.type === 'reasoning' && Array.isArray(item.summary))
@@ -239,6 +261,27 @@ function partsOf(state: ItemState): Part[] {
       return parts;
     }
   }
+}
+
+/** An annotation as a citation with Gemini's offsets into the response text. */
+function toCitation(annotation: Record<string, unknown>, offset: number): Record<string, unknown> {
+  const { base, ...source } = annotation;
+  const at = offset + (typeof base === 'number' ? base : 0);
+  const start =
+    typeof source.start_index === 'number'
+      ? source.start_index
+      : typeof source.index === 'number'
+        ? source.index
+        : 0;
+  const end = typeof source.end_index === 'number' ? source.end_index : start;
+  const title = source.title ?? source.filename;
+  return {
+    startIndex: at + start,
+    endIndex: at + end,
+    ...(typeof source.url === 'string' ? { uri: source.url } : {}),
+    ...(typeof title === 'string' ? { title } : {}),
+    source,
+  };
 }
 
 function hostedInput(item: Record<string, unknown>): Record<string, unknown> {

@@ -257,7 +257,7 @@ export class LiveSockets {
         sessionId: query.sessionId,
         liveRequestQueue: queue,
         runConfig: query.runConfig,
-        abortSignal: signal,
+        signal,
       });
       for await (const event of events) {
         if (socket.readyState !== socket.OPEN) break;

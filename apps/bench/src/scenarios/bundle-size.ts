@@ -1,0 +1,129 @@
+// Bundle size of @adk/core as an application bundler sees it: esbuild bundles a one-line entry that
+// imports some names from the built package (dist/, what npm installs), minified, for a neutral
+// platform (no Node built-ins: a `node:` import fails the build, so a figure here also proves the
+// root is portable) and for the browser. zod, undici and OpenTelemetry stay external (peer
+// dependencies the application brings). Also the import time of @adk/core in a fresh Node.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { runNode, summarizeError } from '../harness/child.js';
+import { fmtBytes, fmtMs } from '../harness/format.js';
+import { median } from '../harness/stats.js';
+import { newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
+
+const EXTERNAL = ['zod', 'zod/*', 'undici', 'undici/*', '@opentelemetry/*'];
+
+interface Case {
+  label: string;
+  names: string[];
+  targetBytes: number;
+}
+
+const CASES: Case[] = [
+  { label: '`import { userContent }`', names: ['userContent'], targetBytes: 5 * 1024 },
+  {
+    label: '`LlmAgent` + `Runner` + `InMemorySessionService` + `FunctionTool`',
+    names: ['LlmAgent', 'Runner', 'InMemorySessionService', 'FunctionTool'],
+    targetBytes: 90 * 1024,
+  },
+];
+
+const IMPORT_RUNS = 15;
+/** The import time of @adk/core measured before this scenario existed (issue #42: about 40 ms). */
+const IMPORT_TARGET_MS = 40;
+
+export const bundleSize: Scenario = {
+  id: 'bundle-size',
+  title: '17. Bundle size and portability of @adk/core',
+  async run(config) {
+    const report = newReport(this.id, this.title);
+    const entry = coreEntry();
+    const rows: string[][] = [];
+    for (const c of CASES) {
+      const neutral = await bundle(entry, c.names, 'neutral');
+      const browser = await bundle(entry, c.names, 'browser');
+      rows.push([
+        c.label,
+        'ok' in neutral ? fmtBytes(neutral.minified) : `fails: ${neutral.error}`,
+        'ok' in neutral ? fmtBytes(neutral.gzip) : 'n/a',
+        'ok' in browser ? fmtBytes(browser.minified) : `fails: ${browser.error}`,
+      ]);
+      config.log(`  ${c.label}: ${'ok' in neutral ? `${neutral.minified} B minified` : neutral.error}`);
+      report.checks.push({
+        scenario: report.title,
+        label: `${c.label}, minified (neutral platform)`,
+        target: `≤ ${fmtBytes(c.targetBytes)}`,
+        measured: 'ok' in neutral ? fmtBytes(neutral.minified) : 'build failed',
+        pass: 'ok' in neutral ? neutral.minified <= c.targetBytes : false,
+      });
+    }
+    report.tables.push({
+      caption:
+        'esbuild 0.28, `bundle: true, minify: true, format: esm`, the entry `export { … } from "@adk/core"` resolved to the built package; zod, undici and @opentelemetry/* external. A `node:` import fails a neutral or browser build.',
+      headers: ['imported', 'neutral, minified', 'neutral, gzipped', 'browser, minified'],
+      rows,
+    });
+    await measureImport(report, config.quick ? 3 : IMPORT_RUNS);
+    return report;
+  },
+};
+
+function coreEntry(): string {
+  const manifest = fileURLToPath(import.meta.resolve('@adk/core/package.json'));
+  return join(dirname(manifest), 'dist', 'index.js');
+}
+
+async function bundle(
+  entry: string,
+  names: string[],
+  platform: 'neutral' | 'browser',
+): Promise<{ ok: true; minified: number; gzip: number } | { error: string }> {
+  try {
+    const result = await build({
+      stdin: {
+        contents: `export { ${names.join(', ')} } from ${JSON.stringify(entry)};`,
+        loader: 'js',
+        resolveDir: dirname(entry),
+      },
+      bundle: true,
+      minify: true,
+      write: false,
+      format: 'esm',
+      platform,
+      external: EXTERNAL,
+      logLevel: 'silent',
+    });
+    const out = result.outputFiles[0]?.contents ?? new Uint8Array();
+    return { ok: true, minified: out.byteLength, gzip: gzipSync(out, { level: 9 }).byteLength };
+  } catch (error) {
+    return { error: summarizeError(error).split('\n')[0] ?? 'build failed' };
+  }
+}
+
+async function measureImport(report: ScenarioReport, runs: number): Promise<void> {
+  const times: number[] = [];
+  const script = [
+    'const start = performance.now();',
+    "await import('@adk/core');",
+    "console.log('BENCH_RESULT ' + JSON.stringify({ importMs: performance.now() - start }));",
+  ].join('\n');
+  try {
+    for (let i = 0; i < runs; i++) {
+      const outcome = await runNode<{ importMs: number }>(['--input-type=module', '-e', script], {
+        timeoutMs: 60_000,
+      });
+      if (outcome.kind === 'result') times.push(outcome.value.importMs);
+    }
+  } catch (error) {
+    report.skipped.push(`import time: ${summarizeError(error)}`);
+  }
+  const ms = times.length > 0 ? median(times) : Number.NaN;
+  report.checks.push({
+    scenario: report.title,
+    label: `import @adk/core in a fresh node, median of ${runs}`,
+    target: `≤ ${fmtMs(IMPORT_TARGET_MS)}`,
+    measured: Number.isFinite(ms) ? fmtMs(ms) : 'n/a',
+    pass: Number.isFinite(ms) ? ms <= IMPORT_TARGET_MS : undefined,
+  });
+}
