@@ -63,7 +63,8 @@ describe('MCP elicitation over /run_sse', () => {
       .flatMap((e) => e.content?.parts ?? [])
       .find((p) => p.functionCall?.name === 'adk_request_confirmation')?.functionCall;
     expect(call).toBeDefined();
-    const payload = (call?.args.toolConfirmation as { payload: Record<string, unknown> }).payload;
+    const payload =
+      (call?.args.toolConfirmation as { payload: Record<string, unknown> } | undefined)?.payload ?? {};
     expect((payload[MCP_ELICITATION] as StoredElicitation).question.requestedSchema).toMatchObject({
       required: ['name'],
     });
