@@ -270,7 +270,9 @@ describe.skipIf(!existsSync(CHROMIUM))(
           timeout: 20_000,
         })
         .toContain('Done: {"deleted":"draft.txt"}');
-      expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Approve' }).count(), { timeout: 30_000 })
+        .toBe(0);
       await page.close();
     });
   },
