@@ -74,6 +74,13 @@ describe('where a workflow run is', () => {
     const next = [...later, ev({ invocationId: 'i2', nodeInfo: { path: 'flow@1/classify@1' } })];
     expect(Object.fromEntries(workflowStatus(next))).toEqual({ classify: 'active' });
     expect(workflowStatus([ev({ content: { parts: [{ text: 'plain agent' }] } })]).size).toBe(0);
+    // The terminal node's event carries the workflow's output: the run is over, nothing is active.
+    const over = [
+      ...later,
+      ev({ nodeInfo: { path: 'flow@1/settle@1', outputFor: ['flow@1/settle@1', 'flow@1'] }, output: 'ok' }),
+    ];
+    expect(workflowStatus(over).get('settle')).toBe('done');
+    expect([...workflowStatus(over).values()]).not.toContain('active');
   });
 
   it('shows outputs readably', () => {

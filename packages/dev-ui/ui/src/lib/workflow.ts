@@ -66,7 +66,8 @@ export type NodeStatus = 'active' | 'waiting' | 'done';
 
 /**
  * What the Graph tab highlights: nodes that completed in the latest invocation (`done`), the node
- * of the latest event with a node path (`active`: running now, or the last to run), and nodes with
+ * of the latest event with a node path (`active`: running now, or the last to run, until the
+ * workflow's output ends the run), and nodes with
  * an open question (`waiting`, which wins).
  */
 export function workflowStatus(events: AdkEvent[]): Map<string, NodeStatus> {
@@ -80,8 +81,11 @@ export function workflowStatus(events: AdkEvent[]): Map<string, NodeStatus> {
       if (name) status.set(name, 'done');
     }
   }
+  // A terminal node's event also carries the workflow's own output (a one-segment path): then the
+  // run is over and no node is active.
   const current = topNodeOf(latest);
-  if (current) status.set(current, 'active');
+  const finished = (latest.nodeInfo?.outputFor ?? []).some((path) => parseNodePath(path).length === 1);
+  if (current && !finished) status.set(current, 'active');
   for (const q of openQuestions(events)) if (q.node) status.set(q.node, 'waiting');
   return status;
 }
