@@ -2,13 +2,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type ArtifactService,
   CancelledError,
+  FunctionTool,
   InMemoryArtifactService,
   InMemoryCredentialService,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  userContent,
 } from '../index.js';
 import { FileArtifactService } from '../node/index.js';
+import { ScriptedModel } from '../testing/index.js';
 
 const key = { appName: 'app', userId: 'u', sessionId: 's' };
 
@@ -76,5 +83,46 @@ describe('artifact and credential stores take { signal }', () => {
     await expectCancelled(store.loadCredential({ ...scope, signal }));
     await expectCancelled(store.deleteCredential({ ...scope, signal }));
     expect(await store.loadCredential(scope)).toBeUndefined();
+  });
+});
+
+describe('context reads pass the invocation signal', () => {
+  it('a tool reading an artifact after its run was aborted gets CancelledError', async () => {
+    const controller = new AbortController();
+    let settle: (value: unknown) => void = () => undefined;
+    const read = new Promise((resolve) => {
+      settle = resolve;
+    });
+    const tool = new FunctionTool({
+      name: 'read_notes',
+      description: 'reads the notes',
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        await ctx.saveArtifact('notes.txt', { text: 'x' });
+        controller.abort(new Error('user left'));
+        settle(await ctx.loadArtifact('notes.txt').catch((e: unknown) => e));
+        return { ok: true };
+      },
+    });
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({
+        name: 'a',
+        model: new ScriptedModel([[{ functionCall: { id: '1', name: 'read_notes', args: {} } }], 'done']),
+        tools: [tool],
+      }),
+      sessionService: new InMemorySessionService(),
+      artifactService: new InMemoryArtifactService(),
+      autoCreateSession: true,
+    });
+    for await (const _ of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent('read'),
+      signal: controller.signal,
+    })) {
+      // drained
+    }
+    expect(await read).toBeInstanceOf(CancelledError);
   });
 });
