@@ -4,6 +4,7 @@
 // registers (so `registerGemini()` and 'gemini-2.5-flash' stay as written). Its output must equal
 // the ```text block that follows it. Markers (an HTML comment on the line before the block):
 //   <!-- doc-test run {"script": [...]} -->   type-check and run; `script` are ScriptedModel steps
+//   <!-- doc-test run {"silent": true} -->     a block that prints nothing: it runs and must print nothing
 //   <!-- doc-test types needs GEMINI_API_KEY --> type-check only, with the reason
 // Either may end in `{"given": "declare const runner: import('@adk/core').Runner;"}`: declarations
 // put before the block, for a block that continues an earlier one (its `runner`, `agent`…).
@@ -26,6 +27,7 @@ interface Block {
   script: unknown[];
   given: string;
   expected: string | undefined;
+  silent: boolean;
   reason: string;
 }
 
@@ -54,7 +56,9 @@ function blocks(): Block[] {
       const options = (brace >= 0 ? JSON.parse(rest.slice(brace)) : {}) as {
         script?: unknown[];
         given?: string;
+        silent?: boolean;
       };
+      const silent = options.silent === true;
       found.push({
         file,
         line,
@@ -62,7 +66,8 @@ function blocks(): Block[] {
         code: m[3] ?? '',
         script: options.script ?? [],
         given: options.given ?? '',
-        expected: output?.[1],
+        expected: silent ? '' : output?.[1],
+        silent,
         reason: mode === 'types' ? (brace >= 0 ? rest.slice(0, brace) : rest).trim() : '',
       });
     }
