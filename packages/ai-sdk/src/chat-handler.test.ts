@@ -324,6 +324,21 @@ describe('createChatHandler with the AI SDK client', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
   });
 
+  it("ignores the client's userId unless told to trust it", async () => {
+    const runner = chatRunner();
+    const body = { id: 's-who', userId: 'mallory', messages: [userMessage('hi')], trigger: 'submit-message' };
+    await (await createChatHandler({ runner })(post(body))).text();
+    const key = { appName: runner.appName, sessionId: 's-who' };
+    expect(await runner.sessionService.getSession({ ...key, userId: 'user' })).toBeDefined();
+    expect(await runner.sessionService.getSession({ ...key, userId: 'mallory' })).toBeUndefined();
+    await (
+      await createChatHandler({ runner, trustClientUserId: true })(post({ ...body, id: 's-who2' }))
+    ).text();
+    expect(
+      await runner.sessionService.getSession({ ...key, sessionId: 's-who2', userId: 'mallory' }),
+    ).toBeDefined();
+  });
+
   it("answers an app's configuration error with a JSON 500, never a throw", async () => {
     const runner = new InMemoryRunner({
       appName: 'chat',

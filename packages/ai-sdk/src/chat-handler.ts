@@ -19,10 +19,16 @@ export interface ChatHandlerOptions {
   runner: Runner;
   /**
    * The user the chat belongs to, from the request (a session cookie, a verified token). When it
-   * gives none, the body's `userId` (or the `userId` query parameter of GET routes) is taken, else
-   * `'user'`.
+   * gives none: the body's `userId` (or the `userId` query parameter of GET routes) with
+   * `trustClientUserId`, else `'user'`.
    */
   resolveUserId?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * Take the user id the client sends (body `userId`, query `userId`) when `resolveUserId` gives
+   * none. Default false: a client could otherwise read and write any user's chats. `adk web` and
+   * `api_server` set it, as their `/run_sse` takes the user from the request too.
+   */
+  trustClientUserId?: boolean;
   /**
    * Run chats in the background unless the body says otherwise (`background`): a client that goes
    * away does not stop the run, and can resume it. Default false: a disconnect cancels the run.
@@ -128,8 +134,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   const userOf = async (request: Request, fromBody?: string): Promise<string> =>
     (await options.resolveUserId?.(request)) ??
-    fromBody ??
-    new URL(request.url).searchParams.get('userId') ??
+    (options.trustClientUserId
+      ? (fromBody ?? new URL(request.url).searchParams.get('userId') ?? undefined)
+      : undefined) ??
     'user';
 
   const sessionOf = async (
