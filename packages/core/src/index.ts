@@ -70,9 +70,12 @@ export {
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
 export * from './memory/in-memory-memory-service.js';
+export * from './memory/jobs.js';
+export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
+export * from './models/hashing-embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
 export * from './models/provider-options.js';
