@@ -69,6 +69,7 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
 export * from './models/capabilities.js';

@@ -6,6 +6,7 @@ import type { InstructionProvider } from '../flow/instructions.js';
 import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
+import type { AgentMemoryOptions } from '../memory/agent-memory.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { ToolUnion } from '../tools/toolset.js';
@@ -58,6 +59,8 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   toolGuardrails?: Guardrail[];
   /** Streamed answers under output guardrails: `buffer` (default) or `retract`. */
   guardrailStreaming?: GuardrailStreaming;
+  /** Memory features (per-turn recall, …), each off unless given (docs/decisions/0037-agent-memory.md). */
+  memory?: AgentMemoryOptions;
 }
 
 /** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
@@ -78,6 +81,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly outputGuardrails: readonly Guardrail[];
   readonly toolGuardrails: readonly Guardrail[];
   readonly guardrailStreaming: GuardrailStreaming | undefined;
+  readonly memory: AgentMemoryOptions | undefined;
   readonly callbacks: {
     beforeModel: Hook<'beforeModel'>[];
     afterModel: Hook<'afterModel'>[];
@@ -106,6 +110,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.outputGuardrails = options.outputGuardrails ?? [];
     this.toolGuardrails = options.toolGuardrails ?? [];
     this.guardrailStreaming = options.guardrailStreaming;
+    this.memory = options.memory;
     this.callbacks = {
       beforeModel: asArray(options.beforeModelCallback),
       afterModel: asArray(options.afterModelCallback),
