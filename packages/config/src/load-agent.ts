@@ -58,6 +58,7 @@ import type {
   CodeConfig,
   LlmAgentConfig,
   LoopAgentConfig,
+  MemoryConfig,
   ToolConfig,
   WorkflowConfig,
 } from './types.js';
@@ -447,6 +448,7 @@ class ConfigBuilder {
       ...(config.output_key != null ? { outputKey: config.output_key } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(config.include_contents ? { includeContents: config.include_contents } : {}),
+      ...(config.memory ? { memory: memoryFrom(config.memory) } : {}),
       ...(config.disallow_transfer_to_parent != null
         ? { disallowTransferToParent: config.disallow_transfer_to_parent }
         : {}),
@@ -1045,4 +1047,19 @@ function generateConfigFrom(raw: Record<string, unknown>, source: YamlSource): G
 /** Whether a folder is a YAML app (it has a `root_agent.yaml`). */
 export function isConfigApp(folder: string): boolean {
   return existsSync(join(folder, ROOT_AGENT_FILE));
+}
+
+/** `memory:` (validated by the schema) to `LlmAgentOptions['memory']`. */
+function memoryFrom(config: MemoryConfig): NonNullable<LlmAgentOptions['memory']> {
+  const memory: NonNullable<LlmAgentOptions['memory']> = {};
+  const recall = config.recall;
+  if (recall === true) memory.recall = true;
+  else if (recall && typeof recall === 'object')
+    memory.recall = {
+      ...(recall.top_k !== undefined ? { topK: recall.top_k } : {}),
+      ...(recall.neighbours !== undefined ? { neighbours: recall.neighbours } : {}),
+      ...(recall.min_score !== undefined ? { minScore: recall.min_score } : {}),
+      ...(recall.kinds !== undefined ? { kinds: recall.kinds } : {}),
+    };
+  return memory;
 }
