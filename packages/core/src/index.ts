@@ -72,6 +72,7 @@ export {
 export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/memory-service.js';
+export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/llm.js';

@@ -7,6 +7,7 @@ import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { AgentMemoryOptions } from '../memory/agent-memory.js';
+import { updateProfileTool } from '../memory/profile.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { ToolUnion } from '../tools/toolset.js';
@@ -98,6 +99,8 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.staticInstruction = options.staticInstruction;
     this.globalInstruction = options.globalInstruction;
     this.tools = options.tools ?? [];
+    if (options.memory?.profile && options.memory.profile.update !== 'background')
+      this.tools = [...this.tools, updateProfileTool(options.memory.profile)];
     this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;

@@ -25,6 +25,7 @@ import {
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
 import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
 import { RECALL_METADATA_KEY, recallIntoRequest } from '../memory/agent-memory.js';
+import { profileInstruction } from '../memory/profile.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
 import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
@@ -125,6 +126,7 @@ export async function buildRequest(
   if (root instanceof LlmAgentClass && hasInstruction(root.globalInstruction))
     sections.push((await resolveInstruction(root.globalInstruction, readonly)) ?? '');
   if (agent.staticInstruction) sections.push(agent.staticInstruction);
+  if (agent.memory?.profile) sections.push(profileInstruction(agent.memory.profile, ctx.session.state));
   let dynamicInstruction: Content | undefined;
   if (hasInstruction(agent.instruction)) {
     const instruction = (await resolveInstruction(agent.instruction, readonly)) ?? '';

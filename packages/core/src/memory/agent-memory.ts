@@ -5,6 +5,7 @@ import type { LlmRequest } from '../models/llm.js';
 import type { Session } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import type { MemoryEntry, MemoryKind } from './memory-service.js';
+import type { ProfileOptions } from './profile.js';
 
 /** Key of the model-response event's `customMetadata` that records what per-turn recall added. */
 export const RECALL_METADATA_KEY = 'adkMemoryRecall';
@@ -25,6 +26,8 @@ export interface RecallOptions {
 export interface AgentMemoryOptions {
   /** `true` for the defaults of {@link RecallOptions}. */
   recall?: boolean | RecallOptions;
+  /** Working memory: a profile kept in state and shown in the system instruction. */
+  profile?: ProfileOptions;
 }
 
 /** One recalled memory as recorded in {@link RecallRecord}. */
