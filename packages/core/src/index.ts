@@ -71,6 +71,8 @@ export {
 } from './guardrails/guardrail.js';
 export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
+export * from './memory/jobs.js';
+export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
 export * from './memory/profile.js';
 export * from './models/capabilities.js';
