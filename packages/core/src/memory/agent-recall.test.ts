@@ -32,7 +32,7 @@ function setup(memory: ConstructorParameters<typeof LlmAgent>[0]['memory']) {
     const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId });
     if (session) await memoryService.addSessionToMemory(session);
   };
-  return { sessionService, model, send, remember };
+  return { sessionService, memoryService, model, send, remember };
 }
 
 describe('per-turn recall (memory.recall)', () => {
@@ -79,14 +79,46 @@ describe('per-turn recall (memory.recall)', () => {
     expect(record?.memories[0]).toMatchObject({
       kind: 'turn',
       sessionId: 's0',
-      ranker: 'store',
+      ranker: 'fullText',
       neighbours: 2,
     });
     expect(record?.memories[0]?.score).toBeGreaterThan(0);
+    expect(record?.memories[0]?.id).toBeDefined();
 
     // The session is not changed: no recall block in its log.
     const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's-new' });
     expect(session?.events.some((e) => contentText(e.content).includes('recalled_memory'))).toBe(false);
+  });
+
+  it('facts come first, dated by validFrom', async () => {
+    const { memoryService, model, send, remember } = setup({ recall: { topK: 2, neighbours: 0 } });
+    await send('s0', 'the harbour master of Lisbon waved');
+    await remember('s0');
+    await memoryService.addMemory({
+      appName: 'app',
+      userId: 'u',
+      memories: [
+        {
+          kind: 'fact',
+          content: { role: 'user', parts: [{ text: 'The user keeps a boat in the harbour of Porto' }] },
+          validFrom: Date.UTC(2026, 0, 2),
+          eventIds: ['e-source'],
+        },
+      ],
+    });
+    const before = model.requests.length;
+    const events = await send('s1', 'which harbour has my boat?');
+    const block =
+      model.requests[before]?.contents
+        .map((c) => contentText(c))
+        .find((t) => t.includes('<recalled_memory>')) ?? '';
+    const lines = block.split('\n').filter((l) => l.startsWith('['));
+    expect(lines[0]).toBe('[2026-01-02] fact: The user keeps a boat in the harbour of Porto');
+    const record = events.find((e) => e.author === 'a')?.customMetadata?.[
+      RECALL_METADATA_KEY
+    ] as RecallRecord;
+    expect(record.memories.map((m) => m.kind)).toEqual(['fact', 'turn']);
+    expect(record.memories[0]?.eventIds).toEqual(['e-source']);
   });
 
   it('drops what the request already holds, and is off by default', async () => {
