@@ -3,10 +3,14 @@ import { z } from 'zod';
 import {
   applyMergePatch,
   type Event,
+  InMemoryMemoryJobQueue,
+  InMemoryMemoryService,
   InMemorySessionService,
   LlmAgent,
+  MemoryJobWorker,
   type ProfileOptions,
   profileJobHandler,
+  profileMemoryJobHandler,
   Runner,
   UPDATE_PROFILE_TOOL_NAME,
   userContent,
@@ -119,6 +123,40 @@ describe('profile (memory.profile)', () => {
     expect((await state('s')).profile).toBe(
       '# About the user\n\n## Name\nAda\n\n## Boat\n\n## Preferences\n',
     );
+  });
+
+  it('through the memory job worker: the Runner enqueues the turn, flush updates the profile', async () => {
+    const sessionService = new InMemorySessionService();
+    const jobs = new InMemoryMemoryJobQueue();
+    jobs.turnKinds.add('profile');
+    const memory = new InMemoryMemoryService({ jobs });
+    const profile: ProfileOptions = { update: 'background' };
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({
+        name: 'a',
+        model: new ScriptedModel({ respond: () => 'noted' }),
+        memory: { profile },
+      }),
+      sessionService,
+      memoryService: memory,
+      autoCreateSession: true,
+    });
+    for await (const _ of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent('call me Ada'),
+    }));
+    const worker = new MemoryJobWorker({ queue: jobs, memory }).registerHandler(
+      'profile',
+      profileMemoryJobHandler(profile, {
+        model: new ScriptedModel({ respond: () => '{"name":"Ada"}' }),
+        sessionService,
+      }),
+    );
+    await worker.flush();
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(session?.state['user:profile']).toEqual({ name: 'Ada' });
   });
 
   it('the background profile job: one model call, a merge-patch appended as a state-delta event, idempotent by event id', async () => {

@@ -6,6 +6,7 @@ import type { Session, SessionService } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { FunctionTool } from '../tools/function-tool.js';
+import type { MemoryJobHandler } from './jobs.js';
 
 /** A JSON object (a profile of a schema, and its merge-patches). */
 export type ProfileObject = { [key: string]: unknown };
@@ -281,4 +282,25 @@ function lastTurn(session: Session, eventId: string): Event[] {
   return events
     .slice(0, end + 1)
     .filter((e) => e.invocationId === invocationId && contentText(e.content).trim());
+}
+
+/**
+ * {@link profileJobHandler} as a {@link MemoryJobWorker} handler: register it for kind `'profile'`
+ * and add `'profile'` to the queue's `turnKinds` so the Runner enqueues one job per committed turn.
+ */
+export function profileMemoryJobHandler(
+  options: ProfileOptions,
+  services: { model: Llm; sessionService: SessionService },
+): MemoryJobHandler {
+  const handle = profileJobHandler(options, services.model);
+  return async (jobs, context) => {
+    for (const job of jobs) {
+      const eventId = job.eventIds.at(-1);
+      if (!job.sessionId || !eventId) continue;
+      await handle(
+        { kind: 'profile', appName: job.appName, userId: job.userId, sessionId: job.sessionId, eventId },
+        { sessionService: services.sessionService, signal: context.signal },
+      );
+    }
+  };
 }
