@@ -34,6 +34,32 @@ describe('memory: in an LlmAgent config', () => {
     });
   });
 
+  it('profile: a template or a code-referenced zod schema, with scope, state key and update mode', async () => {
+    const agent = await loadAgentFromConfigText(
+      [
+        'name: a',
+        'instruction: x',
+        'memory:',
+        '  profile:',
+        '    template: "## Name\\n\\n## Boat\\n"',
+        '    scope: session',
+        '    state_key: about',
+        '    update: background',
+      ].join('\n'),
+    );
+    expect(agent.memory?.profile).toEqual({
+      template: '## Name\n\n## Boat\n',
+      scope: 'session',
+      stateKey: 'about',
+      update: 'background',
+    });
+    expect(agent.tools).toHaveLength(0);
+    const withTool = await loadAgentFromConfigText(
+      'name: a\ninstruction: x\nmemory:\n  profile: { template: "## Name" }\n',
+    );
+    expect(withTool.tools.map((t) => (t as { name: string }).name)).toEqual(['update_profile']);
+  });
+
   it('malformed memory settings are a typed error naming the path', () => {
     for (const text of [
       'name: a\ninstruction: x\nmemory:\n  recall: { top_k: -1 }\n',
@@ -41,6 +67,8 @@ describe('memory: in an LlmAgent config', () => {
       'name: a\ninstruction: x\nmemory:\n  recall: yes please\n',
       'name: a\ninstruction: x\nmemory:\n  remember_everything: true\n',
       'name: a\ninstruction: x\nmemory: [recall]\n',
+      'name: a\ninstruction: x\nmemory:\n  profile: { scope: everyone }\n',
+      'name: a\ninstruction: x\nmemory:\n  profile: { update: never }\n',
     ]) {
       let caught: unknown;
       try {

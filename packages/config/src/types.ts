@@ -74,6 +74,13 @@ export interface MemoryConfig {
         min_score?: number;
         kinds?: ('turn' | 'observation' | 'fact')[];
       };
+  profile?: {
+    template?: string;
+    schema?: CodeConfig;
+    scope?: 'user' | 'session';
+    state_key?: string;
+    update?: 'tool' | 'background';
+  };
 }
 
 export interface LoopAgentConfig extends BaseAgentConfig {

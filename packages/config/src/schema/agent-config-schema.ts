@@ -80,6 +80,26 @@ const memoryConfig: Json = {
         },
       ],
     },
+    profile: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Working memory: a profile kept in state and shown in the system instruction. Give template or schema.',
+      properties: {
+        template: { type: 'string', description: 'A Markdown document of "## Section" headings.' },
+        schema: { ...ref('CodeConfig'), description: 'A code reference to a zod object schema.' },
+        scope: { enum: ['user', 'session'], description: 'Default user (a user: state key).' },
+        state_key: {
+          type: 'string',
+          minLength: 1,
+          description: 'State key without prefix (default profile).',
+        },
+        update: {
+          enum: ['tool', 'background'],
+          description: 'update_profile tool (default) or the profile job.',
+        },
+      },
+    },
   },
 };
 const generateContentConfig: Json = {
