@@ -60,7 +60,7 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   output_guardrails?: CodeConfig[] | null;
   tool_guardrails?: CodeConfig[] | null;
   generate_content_config?: Record<string, unknown> | null;
-  /** LlmAgent.memory (docs/decisions/0037-agent-memory.md). */
+  /** LlmAgent.memory (docs/decisions/0037-agent-memory-prompt-position.md). */
   memory?: MemoryConfig | null;
 }
 

@@ -53,7 +53,7 @@ const memoryConfig: Json = {
   type: 'object',
   additionalProperties: false,
   description:
-    'Optional. LlmAgent.memory: memory features, each off unless given (docs/decisions/0037-agent-memory.md).',
+    'Optional. LlmAgent.memory: memory features, each off unless given (docs/decisions/0037-agent-memory-prompt-position.md).',
   properties: {
     recall: {
       description:

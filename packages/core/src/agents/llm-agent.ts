@@ -60,7 +60,7 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   toolGuardrails?: Guardrail[];
   /** Streamed answers under output guardrails: `buffer` (default) or `retract`. */
   guardrailStreaming?: GuardrailStreaming;
-  /** Memory features (per-turn recall, …), each off unless given (docs/decisions/0037-agent-memory.md). */
+  /** Memory features (per-turn recall, …), each off unless given (docs/decisions/0037-agent-memory-prompt-position.md). */
   memory?: AgentMemoryOptions;
 }
 
