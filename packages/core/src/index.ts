@@ -77,6 +77,7 @@ export * from './memory/memory-service.js';
 export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
+export * from './models/hashing-embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
 export * from './models/provider-options.js';

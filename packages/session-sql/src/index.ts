@@ -38,6 +38,7 @@ export {
   SqlCredentialService,
   type SqlCredentialServiceOptions,
 } from './sql-credential-service.js';
+export { SqlMemoryJobQueue } from './sql-memory-job-queue.js';
 export {
   type MemoryEmbeddings,
   SqlMemoryService,

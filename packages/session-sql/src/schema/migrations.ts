@@ -3,6 +3,7 @@ import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migrat
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
+import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
@@ -136,6 +137,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...forkMigrations(family, tables),
     // What events keep of model responses (0007_model_response_fields).
     ...modelResponseMigrations(family, tables),
+    // The memory contract and the memory job outbox (0008_memory_contract).
+    ...memoryContractMigrations(family, tables),
   };
 }
 
