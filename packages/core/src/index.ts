@@ -69,10 +69,12 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
+export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
 export * from './models/hashing-embedder.js';
