@@ -19,6 +19,8 @@ export interface SqlStoresOptions extends KyselyFromUrlOptions {
   >;
   /** Options of the memory service, e.g. `embeddings`. */
   memory?: Omit<SqlMemoryServiceOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
+  /** Options of the trace store, e.g. `retention`. */
+  traces?: Omit<SqlTraceStoreOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
   /** Run the migrations now (default true); false when a deploy step runs them. */
   migrate?: boolean;
 }
@@ -30,6 +32,8 @@ export interface SqlStores {
   memory: SqlMemoryService;
   /** Run records (`Runner`'s `runStore`), beside the sessions. */
   runs: SqlRunStore;
+  /** Finished spans and trace summaries, beside the sessions. */
+  traces: SqlTraceStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -67,6 +71,7 @@ export async function createSqlStores(
       ...shared,
       ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
     }),
+    traces: new SqlTraceStore({ ...options.traces, ...shared }),
     db,
     family,
     close() {

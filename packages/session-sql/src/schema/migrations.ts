@@ -7,6 +7,7 @@ import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
+import { traceMigrations } from './trace-migrations.js';
 import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
@@ -136,6 +137,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...forkMigrations(family, tables),
     // What events keep of model responses (0007_model_response_fields).
     ...modelResponseMigrations(family, tables),
+    // Spans and trace summaries (0008_traces).
+    ...traceMigrations(family, tables),
   };
 }
 
