@@ -15,7 +15,12 @@ export { type ListeningAdkServer, type ListenOptions, listenAdkServer } from './
 export { type AdkServerLogger, defaultLogger } from './server/logger.js';
 export type { ServerRunWorkerOptions } from './server/run-worker.js';
 export { normalizeDatabaseUrl } from './server/stores.js';
-export { InMemorySpanStore, type InMemorySpanStoreOptions, type SpanRecord } from './telemetry/span-store.js';
+export {
+  InMemorySpanStore,
+  type InMemorySpanStoreOptions,
+  type SpanListener,
+  type SpanRecord,
+} from './telemetry/span-store.js';
 export { adkSpanStore } from './telemetry/tracing.js';
 export {
   type AdkEventActionsJson,

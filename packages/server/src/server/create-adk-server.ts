@@ -14,6 +14,8 @@ import {
   type Plugin,
   Runner,
   type SessionService,
+  type TraceRetention,
+  type TraceStore,
 } from '@adk/core';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -35,6 +37,7 @@ import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
+import { TraceWriter } from '../telemetry/trace-writer.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
@@ -121,6 +124,14 @@ export interface AdkServerOptions {
    */
   tracePayloads?: boolean;
   /**
+   * Where finished spans are kept for the trace routes and the dev UI: by default the sessions'
+   * database when it is SQL (traces outlive the process and every instance sees every instance's
+   * spans), else only in this process's memory. `false` keeps them in memory only.
+   */
+  traceStore?: TraceStore | false;
+  /** Age and count limits of the persisted traces (default 7 days, 100 000 traces). */
+  traceRetention?: TraceRetention;
+  /**
    * Sign paused calls (confirmations, credential requests, workflow questions, long-running calls)
    * and refuse answers to calls without a valid signature with 403. Every instance serving the same
    * sessions needs the same keys; the first signs, all verify (rotation).
@@ -200,6 +211,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
       ...(options.databasePoolSize !== undefined ? { databasePoolSize: options.databasePoolSize } : {}),
+      ...(options.traceRetention ? { traceRetention: options.traceRetention } : {}),
       a2a: a2a !== undefined,
     },
     logger,
@@ -215,6 +227,11 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     await stores.close().catch(() => undefined);
     throw error;
   }
+
+  const traceStore =
+    options.traceStore === false ? undefined : (options.traceStore ?? stores.traceStore);
+  const traceWriter =
+    tracing?.collecting && traceStore ? new TraceWriter(tracing.store, traceStore, logger) : undefined;
 
   // First among the plugins, so it records the model's own response (see model-payloads.ts).
   if (tracing?.collecting && options.tracePayloads !== false)
@@ -264,6 +281,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     logger,
     bodyLimit,
     spans: tracing?.collecting ? tracing.store : undefined,
+    traces: traceWriter ? traceStore : undefined,
   };
 
   const app = new Hono();
@@ -365,6 +383,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         .catch((error: unknown) => logger.warn(errorLine('A runner did not close cleanly', error)));
     }
     await tracing?.flush().catch(() => undefined);
+    await traceWriter?.close().catch(() => undefined);
     await stores.close();
   };
 

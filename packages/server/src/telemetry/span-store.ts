@@ -1,18 +1,20 @@
+import {
+  type StoredSpan,
+  type TraceListResult,
+  type TraceQuery,
+  TraceSummarizer,
+  type TraceSummary,
+  traceMatches,
+} from '@adk/core';
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { genAiProviderName } from './gen-ai-provider.js';
 
-/** One finished span as the trace routes serve it (ADK's `debug/trace` shape). */
-export interface SpanRecord {
-  name: string;
-  span_id: string;
-  trace_id: string;
-  parent_span_id: string | null;
-  /** Nanoseconds since the epoch. */
-  start_time: number;
-  end_time: number;
-  attributes: Record<string, unknown>;
-}
+/** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
+export type SpanRecord = StoredSpan;
+
+/** Told of each span when it ends, and again when a payload or event link is added to it. */
+export type SpanListener = (record: SpanRecord) => void;
 
 export interface InMemorySpanStoreOptions {
   /** Traces kept (oldest dropped first). Default 2000. */
@@ -50,6 +52,7 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly maxTraces: number;
   private readonly maxEvents: number;
   private readonly maxPayloads: number;
+  private readonly listeners = new Set<SpanListener>();
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
@@ -80,6 +83,9 @@ export class InMemorySpanStore implements SpanProcessor {
       start_time: nanos(span.startTime),
       end_time: nanos(span.endTime),
       attributes: { ...span.attributes },
+      // SpanStatusCode: 0 unset, 1 ok, 2 error.
+      status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
+      ...(span.status.code === 2 && span.status.message ? { status_message: span.status.message } : {}),
     };
     let spans = this.traces.get(record.trace_id);
     if (!spans) {
@@ -101,6 +107,59 @@ export class InMemorySpanStore implements SpanProcessor {
       if (span.name === 'call_llm') this.slot(sessionId).llm = record;
       else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
     }
+    this.notify(record);
+  }
+
+  /** Calls `listener` with every span that ends (and again when one is annotated); returns the unsubscribe. */
+  subscribe(listener: SpanListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(record: SpanRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener never breaks span recording.
+      }
+    }
+  }
+
+  /** The kept traces whose root span ended, newest first, filtered like a persisted store's listing. */
+  listTraces(query: TraceQuery = {}): TraceListResult {
+    const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 50)), 1000);
+    const summaries: TraceSummary[] = [];
+    for (const spans of this.traces.values()) {
+      const summarizer = new TraceSummarizer();
+      const root = spans.find((s) => s.parent_span_id === null);
+      if (!root) continue;
+      for (const span of spans) if (span !== root) summarizer.add(span);
+      const summary = summarizer.add(root);
+      if (!summary || !traceMatches(summary, query)) continue;
+      if (
+        query.attribute &&
+        !spans.some((s) => {
+          const value = s.attributes[query.attribute?.key ?? ''];
+          return value !== undefined && String(value) === query.attribute?.value;
+        })
+      )
+        continue;
+      summaries.push(summary);
+    }
+    summaries.sort((a, b) => b.start_time - a.start_time || (a.trace_id < b.trace_id ? 1 : -1));
+    const offset = query.cursor ? Number(query.cursor) : 0;
+    const start = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    const page = summaries.slice(start, start + limit);
+    return {
+      traces: page,
+      ...(start + limit < summaries.length ? { nextCursor: String(start + limit) } : {}),
+    };
+  }
+
+  /** Every kept span of one trace, oldest first. */
+  traceSpans(traceId: string): SpanRecord[] {
+    return [...(this.traces.get(traceId) ?? [])].sort((a, b) => a.start_time - b.start_time);
   }
 
   private slot(sessionId: string): { llm?: SpanRecord; tool?: SpanRecord } {
@@ -132,6 +191,7 @@ export class InMemorySpanStore implements SpanProcessor {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
     Object.assign(record.attributes, attributes);
+    this.notify(record);
     this.payloads.push({ record, keys: Object.keys(attributes) });
     while (this.payloads.length > this.maxPayloads) {
       const dropped = this.payloads.shift();
@@ -149,7 +209,10 @@ export class InMemorySpanStore implements SpanProcessor {
     const record = kind === 'tool' ? slot?.tool : slot?.llm;
     if (!record) return;
     // The event the span produced, as ADK records it (the first one, for a span with several).
-    if (record.attributes[EVENT_ID_ATTRIBUTE] === undefined) record.attributes[EVENT_ID_ATTRIBUTE] = eventId;
+    if (record.attributes[EVENT_ID_ATTRIBUTE] === undefined) {
+      record.attributes[EVENT_ID_ATTRIBUTE] = eventId;
+      this.notify(record);
+    }
     this.events.set(eventId, record);
     if (this.events.size > this.maxEvents) this.events.delete(this.events.keys().next().value as string);
   }
