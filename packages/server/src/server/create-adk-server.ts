@@ -228,8 +228,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     throw error;
   }
 
-  const traceStore =
-    options.traceStore === false ? undefined : (options.traceStore ?? stores.traceStore);
+  const traceStore = options.traceStore === false ? undefined : (options.traceStore ?? stores.traceStore);
   const traceWriter =
     tracing?.collecting && traceStore ? new TraceWriter(tracing.store, traceStore, logger) : undefined;
 

@@ -103,7 +103,8 @@ export class TraceWriter {
         const key = `${span.trace_id}/${span.span_id}`;
         if (!this.pending.has(key) && this.pending.size < this.maxPending) this.pending.set(key, span);
       }
-      for (const trace of traces) if (!this.summaries.has(trace.trace_id)) this.summaries.set(trace.trace_id, trace);
+      for (const trace of traces)
+        if (!this.summaries.has(trace.trace_id)) this.summaries.set(trace.trace_id, trace);
       if (!this.closed) this.schedule(Math.max(this.flushIntervalMs, 1000));
     }
     if (this.dropped > 0) {
@@ -113,7 +114,9 @@ export class TraceWriter {
   }
 
   private warn(what: string, error: unknown): void {
-    this.logger.warn(`Trace store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    this.logger.warn(
+      `Trace store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
   /** Stops listening, writes what is pending, stops the timers. */
