@@ -6,6 +6,7 @@ import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifa
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
 import { SqlRunStore } from './sql-run-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
+import { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';
 
 export interface SqlStoresOptions extends KyselyFromUrlOptions {
   /** Prefix of every table (default `adk_`). */
