@@ -16,11 +16,18 @@ export { type AdkServerLogger, defaultLogger } from './server/logger.js';
 export type { ServerRunWorkerOptions } from './server/run-worker.js';
 export { normalizeDatabaseUrl } from './server/stores.js';
 export {
+  emitsLegacyGenAiNames,
+  GEN_AI_SEMCONV_VERSION,
+  GenAiMetricNames,
+  GenAiMetricsProcessor,
+} from './telemetry/gen-ai-metrics.js';
+export {
   InMemorySpanStore,
   type InMemorySpanStoreOptions,
   type SpanListener,
   type SpanRecord,
 } from './telemetry/span-store.js';
+export { TraceWriter, type TraceWriterOptions } from './telemetry/trace-writer.js';
 export { adkSpanStore } from './telemetry/tracing.js';
 export {
   type AdkEventActionsJson,

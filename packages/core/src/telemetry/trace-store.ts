@@ -116,8 +116,9 @@ function stringAttribute(span: StoredSpan, key: string): string | null {
 }
 
 /**
- * Folds finished spans into trace summaries: feed every span, then `finish(root)` when a trace's
- * root span ends. Bounded: traces whose root never ends are forgotten oldest first.
+ * Folds finished spans into trace summaries: feed every span as it ends; the trace's summary comes
+ * back when its run span (`invocation`) ends, or its root span when it has no run span. A span
+ * that ends later is not counted. Bounded: traces whose root never ends are forgotten oldest first.
  */
 export class TraceSummarizer {
   private readonly open = new Map<
@@ -125,10 +126,14 @@ export class TraceSummarizer {
     { spans: number; errors: number; input: number; output: number; session: string | null }
   >();
 
+  /** Traces already summarized (a root span above the run span, e.g. an HTTP span, ends after it). */
+  private readonly done = new Set<string>();
+
   constructor(private readonly maxOpen = 10_000) {}
 
-  /** Counts a span; returns the trace's summary when the span is the trace's root. */
+  /** Counts a span; returns the trace's summary when the span is the trace's run or root span. */
   add(span: StoredSpan): TraceSummary | undefined {
+    if (this.done.has(span.trace_id)) return undefined;
     let stats = this.open.get(span.trace_id);
     if (!stats) {
       stats = { spans: 0, errors: 0, input: 0, output: 0, session: null };
@@ -140,8 +145,10 @@ export class TraceSummarizer {
     stats.input += numberAttribute(span, 'gen_ai.usage.input_tokens');
     stats.output += numberAttribute(span, 'gen_ai.usage.output_tokens');
     stats.session ??= spanSessionId(span) ?? null;
-    if (span.parent_span_id !== null) return undefined;
+    if (span.parent_span_id !== null && span.name !== 'invocation') return undefined;
     this.open.delete(span.trace_id);
+    this.done.add(span.trace_id);
+    if (this.done.size > this.maxOpen) this.done.delete(this.done.values().next().value as string);
     return {
       trace_id: span.trace_id,
       name: span.name,

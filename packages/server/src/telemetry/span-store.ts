@@ -8,6 +8,7 @@ import {
 } from '@adk/core';
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { emitsLegacyGenAiNames } from './gen-ai-metrics.js';
 import { genAiProviderName } from './gen-ai-provider.js';
 
 /** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
@@ -53,6 +54,8 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly maxEvents: number;
   private readonly maxPayloads: number;
   private readonly listeners = new Set<SpanListener>();
+  /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup`: model calls carry `gen_ai.system` too. */
+  private readonly legacyNames = emitsLegacyGenAiNames();
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
@@ -70,7 +73,9 @@ export class InMemorySpanStore implements SpanProcessor {
     const model = span.attributes['gen_ai.request.model'];
     if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
     const provider = genAiProviderName(model);
-    if (provider) span.setAttribute('gen_ai.provider.name', provider);
+    if (!provider) return;
+    span.setAttribute('gen_ai.provider.name', provider);
+    if (this.legacyNames) span.setAttribute('gen_ai.system', provider);
   }
 
   onEnd(span: ReadableSpan): void {
@@ -132,7 +137,7 @@ export class InMemorySpanStore implements SpanProcessor {
     const summaries: TraceSummary[] = [];
     for (const spans of this.traces.values()) {
       const summarizer = new TraceSummarizer();
-      const root = spans.find((s) => s.parent_span_id === null);
+      const root = spans.find((s) => s.name === 'invocation') ?? spans.find((s) => s.parent_span_id === null);
       if (!root) continue;
       for (const span of spans) if (span !== root) summarizer.add(span);
       const summary = summarizer.add(root);
