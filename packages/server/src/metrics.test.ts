@@ -184,7 +184,7 @@ describe('GenAI semantic conventions', () => {
     expect(GEN_AI_SEMCONV_VERSION).toBe('1.37.0');
     const { GenAi } = await import('@adk/core');
     // Core's attribute names, but the deprecated one kept for OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup.
-    const emitted = Object.values(GenAi).filter((name) => !DEPRECATED_1_37_0.has(name));
+    const emitted: string[] = Object.values(GenAi).filter((name) => !DEPRECATED_1_37_0.has(name));
     emitted.push('gen_ai.provider.name', 'gen_ai.token.type');
     emitted.push(GenAiMetricNames.tokenUsage, GenAiMetricNames.operationDuration);
     // Names seen on the wire too: every gen_ai.* attribute of the exported data points.
