@@ -22,6 +22,12 @@ export {
   GenAiMetricsProcessor,
 } from './telemetry/gen-ai-metrics.js';
 export {
+  builtInRedactor,
+  type TextRedactor,
+  type TraceContentCapture,
+  traceContentFromEnv,
+} from './telemetry/redaction.js';
+export {
   InMemorySpanStore,
   type InMemorySpanStoreOptions,
   type SpanListener,

@@ -37,6 +37,13 @@ import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
+import {
+  builtInRedactor,
+  guardrailsRedactor,
+  type TextRedactor,
+  type TraceContentCapture,
+  traceContentFromEnv,
+} from '../telemetry/redaction.js';
 import { TraceWriter } from '../telemetry/trace-writer.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
@@ -129,6 +136,20 @@ export interface AdkServerOptions {
    * spans), else only in this process's memory. `false` keeps them in memory only.
    */
   traceStore?: TraceStore | false;
+  /**
+   * What spans capture of the conversation (OpenTelemetry GenAI's content opt-in): `full` records
+   * each model call's request and response (`tracePayloads`), `metadata` only names, models, token
+   * counts, durations, statuses and (redacted) error messages, `off` not even descriptions or error
+   * messages. Default: `ADK_TRACE_CONTENT` or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`
+   * (`true` = full), else `full` (`adk api_server` passes `metadata`, `adk web` `full`).
+   */
+  traceContent?: TraceContentCapture;
+  /**
+   * Mask secrets and personal data in spans before they are stored or exported (default true):
+   * with `@adk/guardrails`' detectors when it is installed, else a built-in secret and payment-card
+   * detector; or your own function.
+   */
+  traceRedaction?: boolean | TextRedactor;
   /** Age and count limits of the persisted traces (default 7 days, 100 000 traces). */
   traceRetention?: TraceRetention;
   /**
@@ -232,8 +253,20 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const traceWriter =
     tracing?.collecting && traceStore ? new TraceWriter(tracing.store, traceStore, logger) : undefined;
 
+  const traceContent = options.traceContent ?? traceContentFromEnv() ?? 'full';
+  if (tracing?.collecting) {
+    const redaction = options.traceRedaction ?? true;
+    const redact =
+      typeof redaction === 'function'
+        ? redaction
+        : redaction
+          ? ((await guardrailsRedactor()) ?? builtInRedactor)
+          : undefined;
+    tracing.store.configure({ redact, content: traceContent });
+  }
+
   // First among the plugins, so it records the model's own response (see model-payloads.ts).
-  if (tracing?.collecting && options.tracePayloads !== false)
+  if (tracing?.collecting && options.tracePayloads !== false && traceContent === 'full')
     plugins.unshift(modelPayloadPlugin(tracing.store));
 
   // One signer for every app: its keys are imported once.

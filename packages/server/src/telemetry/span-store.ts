@@ -10,6 +10,12 @@ import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { emitsLegacyGenAiNames } from './gen-ai-metrics.js';
 import { genAiProviderName } from './gen-ai-provider.js';
+import {
+  DESCRIPTIVE_ATTRIBUTES,
+  redactAttributes,
+  type TextRedactor,
+  type TraceContentCapture,
+} from './redaction.js';
 
 /** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
 export type SpanRecord = StoredSpan;
@@ -56,6 +62,8 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly listeners = new Set<SpanListener>();
   /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup`: model calls carry `gen_ai.system` too. */
   private readonly legacyNames = emitsLegacyGenAiNames();
+  private redact: TextRedactor | undefined;
+  private content: TraceContentCapture = 'full';
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
@@ -70,12 +78,51 @@ export class InMemorySpanStore implements SpanProcessor {
    * Runs before the span ends, so every exporter of the provider sees it.
    */
   onEnding(span: Span): void {
+    this.scrub(span);
     const model = span.attributes['gen_ai.request.model'];
     if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
     const provider = genAiProviderName(model);
     if (!provider) return;
     span.setAttribute('gen_ai.provider.name', provider);
     if (this.legacyNames) span.setAttribute('gen_ai.system', provider);
+  }
+
+  /**
+   * How spans are cleaned before any exporter or store sees them: `redact` masks secrets and
+   * personal data in every string attribute, the status message and event attributes (exception
+   * messages); content `off` also drops descriptions and error messages. Process-wide, like the
+   * tracer provider: the last server configured sets it.
+   */
+  configure(options: { redact?: TextRedactor | undefined; content?: TraceContentCapture }): void {
+    this.redact = options.redact;
+    this.content = options.content ?? 'full';
+  }
+
+  private scrub(span: Span): void {
+    const redact = this.redact;
+    const off = this.content === 'off';
+    if (!redact && !off) return;
+    // The SDK span's attribute map, status and events are plain objects until the span has ended.
+    const attributes = span.attributes as Record<string, unknown>;
+    if (off) for (const key of DESCRIPTIVE_ATTRIBUTES) delete attributes[key];
+    if (redact)
+      for (const [key, value] of Object.entries(redactAttributes(attributes, redact)))
+        span.setAttribute(key, value);
+    const status = span.status;
+    if (status.message) {
+      const message = off ? undefined : redact?.(status.message);
+      if (message !== status.message)
+        span.setStatus(message ? { code: status.code, message } : { code: status.code });
+    }
+    for (const event of span.events) {
+      const eventAttributes = event.attributes as Record<string, unknown> | undefined;
+      if (!eventAttributes) continue;
+      if (off) {
+        delete eventAttributes['exception.message'];
+        delete eventAttributes['exception.stacktrace'];
+      }
+      if (redact) Object.assign(eventAttributes, redactAttributes(eventAttributes, redact));
+    }
   }
 
   onEnd(span: ReadableSpan): void {
@@ -195,7 +242,11 @@ export class InMemorySpanStore implements SpanProcessor {
   annotateLatestModelCall(sessionId: string, attributes: Record<string, string>): void {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
-    Object.assign(record.attributes, attributes);
+    const redact = this.redact;
+    Object.assign(
+      record.attributes,
+      redact ? { ...attributes, ...redactAttributes(attributes, redact) } : attributes,
+    );
     this.notify(record);
     this.payloads.push({ record, keys: Object.keys(attributes) });
     while (this.payloads.length > this.maxPayloads) {
