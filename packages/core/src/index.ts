@@ -102,6 +102,13 @@ export * from './sessions/time-travel.js';
 export * from './sessions/typed-state.js';
 export * from './sessions/visible-events.js';
 export {
+  DEFAULT_MODEL_PRICES,
+  type ModelTokenPrice,
+  type PriceTable,
+  priceTable,
+  type TokenCounts,
+} from './telemetry/pricing.js';
+export {
   EVENT_ID_ATTRIBUTE,
   type StoredSpan,
   spanSessionId,

@@ -130,6 +130,18 @@ describe('GenAI metrics over OTLP', () => {
     expect(modelCalls?.sum).toBe(2);
     expect(toolCalls?.sum).toBe(1);
     expect(attr(modelCalls, 'adk.app_name')).toEqual({ stringValue: 'metered' });
+
+    // Cost from the default price table: 2 × (12 × $3 + 5 × $15) per million tokens.
+    const listed = (await (await fetch(`${t.url}/debug/traces?session=m1`)).json()) as {
+      traces: { cost_usd: number; input_tokens: number }[];
+    };
+    expect(listed.traces[0]?.input_tokens).toBe(24);
+    expect(listed.traces[0]?.cost_usd).toBeCloseTo(222e-6, 9);
+    const spans = (await (await fetch(`${t.url}/debug/trace/session/m1`)).json()) as {
+      name: string;
+      attributes: Record<string, unknown>;
+    }[];
+    expect(spans.find((s) => s.name === 'call_llm')?.attributes['adk.usage.cost_usd']).toBeCloseTo(111e-6, 9);
   });
 });
 

@@ -47,6 +47,7 @@ interface TraceRow {
   error_count: number | string;
   input_tokens: number | string;
   output_tokens: number | string;
+  cost_usd: number | string | null;
 }
 
 const DEFAULT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -105,6 +106,7 @@ function toSummary(row: TraceRow): TraceSummary {
     error_count: Number(row.error_count),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd ?? 0),
   };
 }
 
@@ -164,14 +166,15 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
           t,
         ) => sql`(${t.trace_id}, ${t.name}, ${t.app_name}, ${t.user_id}, ${t.session_id}, ${t.invocation_id},
           ${micros(t.start_time)}, ${micros(t.end_time)}, ${Math.round(t.duration_ms * 1000)}, ${t.status},
-          ${t.span_count}, ${t.error_count}, ${t.input_tokens}, ${t.output_tokens})`,
+          ${t.span_count}, ${t.error_count}, ${t.input_tokens}, ${t.output_tokens}, ${t.cost_usd ?? 0})`,
       );
       await sql`insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
-          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens)
+          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
         values ${sql.join(rows)}
         on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
           status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
-          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens`.execute(this.db);
+          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+          cost_usd = excluded.cost_usd`.execute(this.db);
     }
   }
 

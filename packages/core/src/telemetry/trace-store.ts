@@ -39,6 +39,8 @@ export interface TraceSummary {
   error_count: number;
   input_tokens: number;
   output_tokens: number;
+  /** USD, the sum of the model calls' `adk.usage.cost_usd` (0 when no call was priced). */
+  cost_usd?: number;
 }
 
 /** Filters of a trace listing; all optional, combined with AND. Newest first. */
@@ -123,7 +125,7 @@ function stringAttribute(span: StoredSpan, key: string): string | null {
 export class TraceSummarizer {
   private readonly open = new Map<
     string,
-    { spans: number; errors: number; input: number; output: number; session: string | null }
+    { spans: number; errors: number; input: number; output: number; cost: number; session: string | null }
   >();
 
   /** Traces already summarized (a root span above the run span, e.g. an HTTP span, ends after it). */
@@ -136,7 +138,7 @@ export class TraceSummarizer {
     if (this.done.has(span.trace_id)) return undefined;
     let stats = this.open.get(span.trace_id);
     if (!stats) {
-      stats = { spans: 0, errors: 0, input: 0, output: 0, session: null };
+      stats = { spans: 0, errors: 0, input: 0, output: 0, cost: 0, session: null };
       this.open.set(span.trace_id, stats);
       if (this.open.size > this.maxOpen) this.open.delete(this.open.keys().next().value as string);
     }
@@ -144,6 +146,7 @@ export class TraceSummarizer {
     if (span.status === 'error') stats.errors += 1;
     stats.input += numberAttribute(span, 'gen_ai.usage.input_tokens');
     stats.output += numberAttribute(span, 'gen_ai.usage.output_tokens');
+    stats.cost += numberAttribute(span, 'adk.usage.cost_usd');
     stats.session ??= spanSessionId(span) ?? null;
     if (span.parent_span_id !== null && span.name !== 'invocation') return undefined;
     this.open.delete(span.trace_id);
@@ -164,6 +167,7 @@ export class TraceSummarizer {
       error_count: stats.errors,
       input_tokens: stats.input,
       output_tokens: stats.output,
+      cost_usd: stats.cost,
     };
   }
 }

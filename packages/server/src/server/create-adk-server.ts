@@ -7,11 +7,13 @@ import {
   describeError,
   isAdkError,
   type MemoryService,
+  type ModelTokenPrice,
   type MultitaskStrategy,
   newId,
   PauseSigner,
   type PauseSigningOptions,
   type Plugin,
+  priceTable,
   Runner,
   type SessionService,
   type TraceRetention,
@@ -150,6 +152,11 @@ export interface AdkServerOptions {
    * detector; or your own function.
    */
   traceRedaction?: boolean | TextRedactor;
+  /**
+   * Model prices (USD per million tokens) on top of the defaults of `@adk/core`'s
+   * `DEFAULT_MODEL_PRICES`: each model call's span gets `adk.usage.cost_usd`, each trace its sum.
+   */
+  modelPrices?: Record<string, ModelTokenPrice>;
   /** Age and count limits of the persisted traces (default 7 days, 100 000 traces). */
   traceRetention?: TraceRetention;
   /**
@@ -262,7 +269,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         : redaction
           ? ((await guardrailsRedactor()) ?? builtInRedactor)
           : undefined;
-    tracing.store.configure({ redact, content: traceContent });
+    tracing.store.configure({ redact, content: traceContent, prices: priceTable(options.modelPrices ?? {}) });
   }
 
   // First among the plugins, so it records the model's own response (see model-payloads.ts).

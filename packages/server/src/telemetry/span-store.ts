@@ -1,4 +1,6 @@
 import {
+  type PriceTable,
+  priceTable,
   type StoredSpan,
   type TraceListResult,
   type TraceQuery,
@@ -64,6 +66,7 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly legacyNames = emitsLegacyGenAiNames();
   private redact: TextRedactor | undefined;
   private content: TraceContentCapture = 'full';
+  private prices: PriceTable = priceTable();
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
@@ -79,6 +82,7 @@ export class InMemorySpanStore implements SpanProcessor {
    */
   onEnding(span: Span): void {
     this.scrub(span);
+    this.price(span);
     const model = span.attributes['gen_ai.request.model'];
     if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
     const provider = genAiProviderName(model);
@@ -93,9 +97,44 @@ export class InMemorySpanStore implements SpanProcessor {
    * messages); content `off` also drops descriptions and error messages. Process-wide, like the
    * tracer provider: the last server configured sets it.
    */
-  configure(options: { redact?: TextRedactor | undefined; content?: TraceContentCapture }): void {
+  configure(options: {
+    redact?: TextRedactor | undefined;
+    content?: TraceContentCapture;
+    prices?: PriceTable;
+  }): void {
     this.redact = options.redact;
     this.content = options.content ?? 'full';
+    if (options.prices) this.prices = options.prices;
+  }
+
+  /** `adk.usage.cost_usd` on a model call with token counts and a priced model. */
+  private price(span: Span): void {
+    const a = span.attributes;
+    if (a['gen_ai.operation.name'] !== 'chat') return;
+    const model = a['gen_ai.response.model'] ?? a['gen_ai.request.model'];
+    if (typeof model !== 'string') return;
+    const num = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : undefined);
+    const input = num('gen_ai.usage.input_tokens');
+    const output = num('gen_ai.usage.output_tokens');
+    if (input === undefined && output === undefined) return;
+    const cost =
+      this.prices.cost(model, {
+        ...(input !== undefined ? { input } : {}),
+        ...(output !== undefined ? { output } : {}),
+        ...(num('adk.usage.cached_input_tokens') !== undefined
+          ? { cachedInput: num('adk.usage.cached_input_tokens') as number }
+          : {}),
+        ...(num('adk.usage.reasoning_tokens') !== undefined
+          ? { reasoning: num('adk.usage.reasoning_tokens') as number }
+          : {}),
+      }) ??
+      (typeof a['gen_ai.request.model'] === 'string' && model !== a['gen_ai.request.model']
+        ? this.prices.cost(a['gen_ai.request.model'] as string, {
+            ...(input !== undefined ? { input } : {}),
+            ...(output !== undefined ? { output } : {}),
+          })
+        : undefined);
+    if (cost !== undefined) span.setAttribute('adk.usage.cost_usd', Number(cost.toFixed(8)));
   }
 
   private scrub(span: Span): void {
@@ -186,7 +225,8 @@ export class InMemorySpanStore implements SpanProcessor {
       const summarizer = new TraceSummarizer();
       const root = spans.find((s) => s.name === 'invocation') ?? spans.find((s) => s.parent_span_id === null);
       if (!root) continue;
-      for (const span of spans) if (span !== root) summarizer.add(span);
+      // Spans under the run first; a root above it (an HTTP span) would close the summary early.
+      for (const span of spans) if (span !== root && span.parent_span_id !== null) summarizer.add(span);
       const summary = summarizer.add(root);
       if (!summary || !traceMatches(summary, query)) continue;
       if (

@@ -36,6 +36,7 @@ export function traceMigrations(family: SqlFamily, tables: Tables): Record<strin
           .addColumn('error_count', 'integer', (c) => c.notNull())
           .addColumn('input_tokens', 'bigint', (c) => c.notNull())
           .addColumn('output_tokens', 'bigint', (c) => c.notNull())
+          .addColumn('cost_usd', 'double precision', (c) => c.notNull().defaultTo(0))
           .execute();
         // The newest traces (the Traces view's first page), overall and per app, user, session.
         await db.schema
