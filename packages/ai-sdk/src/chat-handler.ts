@@ -108,8 +108,17 @@ function errorResponse(error: unknown): Response {
   if (isAdkError(error, 'CONCURRENT_INVOCATION')) return jsonError(409, error.code, describeError(error));
   if (isAdkError(error, 'VALIDATION') || isAdkError(error, 'BAD_REQUEST'))
     return jsonError(400, error.code, describeError(error));
-  throw error;
+  // An answer to a paused call whose signature does not verify (pause signing).
+  if (isAdkError(error, 'FORBIDDEN')) return jsonError(403, error.code, describeError(error));
+  // Anything else (a configuration error of the app…) is the server's: a JSON 500, never a throw.
+  return jsonError(500, isAdkError(error) ? error.code : 'INTERNAL', describeError(error));
 }
+
+/** Lets the event loop serve other requests between two events (setImmediate is not a Web global). */
+const yieldToLoop: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Builds the chat handler of one app's runner. */
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
@@ -238,7 +247,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           while (!next.done) {
             send(translator.push(next.value));
             // One macrotask per event keeps other requests served while runs stream.
-            await new Promise((resolve) => setImmediate(resolve));
+            await yieldToLoop();
             next = await events.next();
           }
           send(translator.finish());
