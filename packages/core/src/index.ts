@@ -106,6 +106,25 @@ export * from './sessions/state.js';
 export * from './sessions/time-travel.js';
 export * from './sessions/typed-state.js';
 export * from './sessions/visible-events.js';
+export {
+  DEFAULT_MODEL_PRICES,
+  type ModelTokenPrice,
+  type PriceTable,
+  priceTable,
+  type TokenCounts,
+} from './telemetry/pricing.js';
+export {
+  EVENT_ID_ATTRIBUTE,
+  type StoredSpan,
+  spanSessionId,
+  type TraceListResult,
+  type TraceQuery,
+  type TraceRetention,
+  type TraceStore,
+  TraceSummarizer,
+  type TraceSummary,
+  traceMatches,
+} from './telemetry/trace-store.js';
 export { GenAi, type TraceContext } from './telemetry/tracing.js';
 export * from './tools/agent-tool.js';
 export * from './tools/base-tool.js';

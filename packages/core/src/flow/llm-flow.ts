@@ -281,6 +281,13 @@ async function* callModel(
         : {}),
       ...(final?.finishReason ? { [GenAi.finishReasons]: [final.finishReason] } : {}),
       ...(final?.modelVersion ? { [GenAi.responseModel]: final.modelVersion } : {}),
+      // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
+      ...(final?.usageMetadata?.cachedContentTokenCount !== undefined
+        ? { 'adk.usage.cached_input_tokens': final.usageMetadata.cachedContentTokenCount }
+        : {}),
+      ...(final?.usageMetadata?.thoughtsTokenCount !== undefined
+        ? { 'adk.usage.reasoning_tokens': final.usageMetadata.thoughtsTokenCount }
+        : {}),
     }));
   } catch (error) {
     if (gate?.tripped || isAdkError(error, 'GUARDRAIL_TRIPPED')) {

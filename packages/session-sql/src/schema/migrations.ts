@@ -8,6 +8,7 @@ import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
+import { traceMigrations } from './trace-migrations.js';
 import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
@@ -139,6 +140,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...modelResponseMigrations(family, tables),
     // The memory contract and the memory job outbox (0008_memory_contract).
     ...memoryContractMigrations(family, tables),
+    // Spans and trace summaries (0009_traces).
+    ...traceMigrations(family, tables),
   };
 }
 
