@@ -29,6 +29,11 @@ export interface AgUiHandlerOptions {
   bodyLimit?: number;
   /** Stream the model's text as it comes. Default true. */
   streaming?: boolean;
+  /**
+   * Let the client's `state` write `user:` keys (shared by every session of the user). Default
+   * false. `app:`, `temp:` and the framework's `adk_` keys are never written from a client.
+   */
+  allowUserState?: boolean;
 }
 
 /** A Fetch-API handler of AG-UI for one ADK app: `RunAgentInput` in, AG-UI events as SSE out. */
@@ -95,7 +100,7 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
       const session: Session =
         (await runner.sessionService.getSession(key)) ?? (await runner.sessionService.createSession(key));
       const { content, results } = runMessage(input, session.events);
-      const delta = stateDelta(input, session.state);
+      const delta = stateDelta(input, session.state, options.allowUserState ?? false);
       const translator = new AgUiTranslator({
         threadId: input.threadId,
         runId: input.runId,
