@@ -4,6 +4,7 @@ import { startSseServer } from '../harness/sse-server.js';
 import { median } from '../harness/stats.js';
 import { newReport, type Scenario } from '../harness/types.js';
 import { startVendorSseServer, VENDORS, type Vendor } from '../harness/vendor-streams.js';
+import type { AiSdkPathArgs, AiSdkPathResult } from '../workers/ai-sdk-path.js';
 import type { ProviderPathArgs, ProviderPathResult } from '../workers/provider-path.js';
 import type { ProviderVendorsArgs, ProviderVendorsResult } from '../workers/provider-vendors.js';
 
@@ -113,6 +114,7 @@ export const providerPath: Scenario = {
       await server.close();
     }
     await eachVendor(report, config);
+    await aiSdkAdapter(report, config);
     return report;
   },
 };
@@ -192,4 +194,50 @@ function textLength(deltas: number): number {
   let length = 0;
   for (let i = 0; i < deltas; i++) length += `token${i % 100} `.length;
   return length;
+}
+
+/** @adk/models-ai-sdk against `streamText` on the same AI SDK model, in the same run. */
+async function aiSdkAdapter(report: ReturnType<typeof newReport>, config: Parameters<Scenario['run']>[0]) {
+  const args: AiSdkPathArgs = {
+    deltas: config.quick ? 200 : 5000,
+    iterations: config.quick ? 4 : 30,
+    warmup: config.quick ? 1 : 5,
+  };
+  const outcome = await runWorker<AiSdkPathResult>('ai-sdk-path.ts', args, { timeoutMs: 900_000 });
+  if (outcome.kind === 'skip') {
+    report.skipped.push(outcome.reason);
+    return;
+  }
+  const result = outcome.value;
+  const expected = textLength(args.deltas);
+  if (result.adkTextLength !== expected || result.streamTextLength !== expected)
+    report.notes.push(
+      `**Error**: text lengths ${result.adkTextLength} (ADK) and ${result.streamTextLength} (streamText), expected ${expected}`,
+    );
+  const adk = median(result.adk.map((s) => s.totalMs));
+  const direct = median(result.streamText.map((s) => s.totalMs));
+  const ratio = adk / direct;
+  report.tables.push({
+    caption: `One AI SDK \`MockLanguageModelV4\` streaming ${args.deltas} text deltas, read ${args.iterations} times through @adk/models-ai-sdk and through the AI SDK's \`streamText\` (its \`textStream\`), alternating; medians.`,
+    headers: ['client', 'time to first event', 'total time'],
+    rows: [
+      [
+        '@adk/models-ai-sdk `aiSdkModel(model).generate` (streaming)',
+        fmtMs(median(result.adk.map((s) => s.firstMs))),
+        fmtMs(adk),
+      ],
+      [
+        '`streamText({ model })` directly',
+        fmtMs(median(result.streamText.map((s) => s.firstMs))),
+        fmtMs(direct),
+      ],
+    ],
+  });
+  report.checks.push({
+    scenario: report.title,
+    label: 'AI SDK adapter vs `streamText` on the same model',
+    target: '≤ 1.05×',
+    measured: `${ratio.toFixed(2)}×`,
+    pass: ratio <= 1.05,
+  });
 }
