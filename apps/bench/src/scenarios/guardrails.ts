@@ -231,6 +231,7 @@ export const guardrailsScenario: Scenario = {
         label:
           "Mastra PIIDetector p50 ÷ our built-in checks p50, same messages (Mastra's model answering at once)",
         target: 'printed',
+        pass: undefined,
         measured: `${fmtRatio(mastraP50 / checks)} (${fmtMs(mastraP50)} vs ${fmtMs(checks)}; with ${MODEL_LATENCY_MS} ms model latency ${fmtRatio(delayedP50 / checks)})`,
       });
     } catch (error) {
