@@ -4,7 +4,10 @@
 // registers (so `registerGemini()` and 'gemini-2.5-flash' stay as written). Its output must equal
 // the ```text block that follows it. Markers (an HTML comment on the line before the block):
 //   <!-- doc-test run {"script": [...]} -->   type-check and run; `script` are ScriptedModel steps
+//   <!-- doc-test run {"silent": true} -->     a block that prints nothing: it runs and must print nothing
 //   <!-- doc-test types needs GEMINI_API_KEY --> type-check only, with the reason
+// Either may end in `{"given": "declare const runner: import('@adk/core').Runner;"}`: declarations
+// put before the block, for a block that continues an earlier one (its `runner`, `agent`…).
 // Blocks may import what this app depends on (@adk/core, the model packages, zod).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +25,9 @@ interface Block {
   mode: 'run' | 'types';
   code: string;
   script: unknown[];
+  given: string;
   expected: string | undefined;
+  silent: boolean;
   reason: string;
 }
 
@@ -46,14 +51,24 @@ function blocks(): Block[] {
       const line = text.slice(0, m.index).split('\n').length;
       const after = text.slice((m.index ?? 0) + m[0].length);
       const output = /^\s*(?:[^\n`]*\n)*?\s*```text\n([\s\S]*?)^```/m.exec(after);
+      // `run {json}` or `types <reason> {json}`: the JSON (script, given) starts at the first `{`.
+      const brace = rest.indexOf('{');
+      const options = (brace >= 0 ? JSON.parse(rest.slice(brace)) : {}) as {
+        script?: unknown[];
+        given?: string;
+        silent?: boolean;
+      };
+      const silent = options.silent === true;
       found.push({
         file,
         line,
         mode,
         code: m[3] ?? '',
-        script: mode === 'run' && rest ? (JSON.parse(rest) as { script: unknown[] }).script : [],
-        expected: output?.[1],
-        reason: mode === 'types' ? rest : '',
+        script: options.script ?? [],
+        given: options.given ?? '',
+        expected: silent ? '' : output?.[1],
+        silent,
+        reason: mode === 'types' ? (brace >= 0 ? rest.slice(0, brace) : rest).trim() : '',
       });
     }
   }
@@ -77,7 +92,7 @@ ModelRegistry.prototype.register = function (provider, ...rest) {
 beforeAll(() => {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  for (const b of all) writeFileSync(join(work, `${name(b)}.ts`), `${b.code}\nexport {};\n`);
+  for (const b of all) writeFileSync(join(work, `${name(b)}.ts`), `${b.given}\n${b.code}\nexport {};\n`);
   writeFileSync(join(work, 'setup.mjs'), SETUP);
   writeFileSync(
     join(work, 'tsconfig.json'),
@@ -98,6 +113,20 @@ describe('code blocks of the READMEs and docs', () => {
       if (b.mode === 'run') expect(b.expected, `${b.file}:${b.line} has no text output block`).toBeDefined();
     for (const b of all)
       if (b.mode === 'types') expect(b.reason, `${b.file}:${b.line} says why it is not run`).not.toBe('');
+  });
+
+  it('every block of a package README that imports only our packages, zod and node: is marked', () => {
+    const unmarked: string[] = [];
+    for (const file of markdownFiles().filter((f) => /^packages\/[^/]+\/README\.md$/.test(f))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/(<!--[^\n]*-->\s*\n)?```ts[^\n]*\n([\s\S]*?)^```/gm)) {
+        const sources = [...(m[2] ?? '').matchAll(/^import [^;]*? from '([^']+)'/gm)].map((i) => i[1] ?? '');
+        const ours = sources.length > 0 && sources.every((x) => /^(@adk\/|zod$|node:)/.test(x));
+        if (ours && !m[1]?.includes('doc-test'))
+          unmarked.push(`${file}:${text.slice(0, m.index).split('\n').length}`);
+      }
+    }
+    expect(unmarked).toEqual([]);
   });
 
   it('every marked block type-checks', () => {

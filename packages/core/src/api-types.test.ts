@@ -7,16 +7,21 @@ import {
   type Event,
   type EventErrorCode,
   FunctionTool,
+  InMemorySessionService,
   isAdkErrorCode,
   isErrorEvent,
   isFunctionCallPart,
+  isOutputEventOf,
   isTextPart,
   LlmAgent,
   type ModelErrorCode,
+  type OutputEvent,
   type Part,
   RunFailedError,
+  Runner,
   runAgent,
   SequentialAgent,
+  userContent,
   viewEvent,
   viewPart,
 } from './index.js';
@@ -38,6 +43,73 @@ describe('inferred types', () => {
     expectTypeOf(plain.output).toEqualTypeOf<unknown>();
     const seq = new SequentialAgent({ name: 's', subAgents: [] });
     expectTypeOf<Awaited<ReturnType<typeof runAgent<typeof seq>>>['output']>().toEqualTypeOf<unknown>();
+  });
+
+  it("the final event's output is typed by the schema and carries the validated value", async () => {
+    const schema = z.object({ city: z.string(), days: z.number().default(1) });
+    const agent = new LlmAgent({
+      name: 'extractor',
+      model: new ScriptedModel(['{"city":"Rome"}', '{"city":"Oslo","days":2}']),
+      outputSchema: schema,
+    });
+    const result = await runAgent(agent, 'Rome');
+    expectTypeOf(result.finalEvent).toEqualTypeOf<OutputEvent<{ city: string; days: number }> | undefined>();
+    expectTypeOf(result.finalEvent!.output).toEqualTypeOf<{ city: string; days: number } | undefined>();
+    // The schema's default applied: the value is the parsed one, not the raw JSON.
+    expect(result.finalEvent?.output).toEqual({ city: 'Rome', days: 1 });
+    expect(result.output).toEqual({ city: 'Rome', days: 1 });
+
+    // Events read from a Runner narrow with isOutputEventOf.
+    const runner = new Runner({
+      appName: 'app',
+      agent,
+      sessionService: new InMemorySessionService(),
+      autoCreateSession: true,
+    });
+    const outputs: { city: string; days: number }[] = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('Oslo') })) {
+      expectTypeOf(event.output).toEqualTypeOf<unknown>();
+      if (isOutputEventOf(agent, event)) {
+        expectTypeOf(event.output).toEqualTypeOf<{ city: string; days: number }>();
+        outputs.push(event.output);
+      }
+    }
+    expect(outputs).toEqual([{ city: 'Oslo', days: 2 }]);
+  });
+
+  it('an agent with a stateSchema types runAgent(...).state and its typed view', async () => {
+    const appState = defineState(z.object({ visits: z.number(), 'user:name': z.string().optional() }));
+    const counter = new FunctionTool({
+      name: 'count',
+      description: 'counts a visit',
+      parameters: z.object({}),
+      execute: (_args, ctx): { ok: boolean } => {
+        const state = agent.state(ctx.state);
+        expectTypeOf(state.get('visits')).toEqualTypeOf<number | undefined>();
+        state.set('visits', (state.get('visits') ?? 0) + 1);
+        // @ts-expect-error: not a key of the schema
+        expect(() => state.set('nope', 1)).toThrow(/not in the state schema/);
+        return { ok: true };
+      },
+    });
+    const agent = new LlmAgent({
+      name: 'a',
+      model: new ScriptedModel([[{ functionCall: { id: '1', name: 'count', args: {} } }], 'done']),
+      tools: [counter],
+      stateSchema: appState,
+    });
+    expectTypeOf(agent).toEqualTypeOf<
+      LlmAgent<unknown, { visits: number; 'user:name'?: string | undefined }>
+    >();
+    const result = await runAgent(agent, 'hi');
+    expectTypeOf(result.state).toEqualTypeOf<{ visits: number; 'user:name'?: string | undefined }>();
+    expect(result.state).toEqual({ visits: 1 });
+
+    // Without a schema there is no `state` in the result, and `agent.state()` is a ConfigError.
+    const plain = new LlmAgent({ name: 'p', model: new ScriptedModel(['ok']) });
+    const plainResult = await runAgent(plain, 'hi');
+    expectTypeOf(plainResult).not.toHaveProperty('state');
+    expect(() => plain.state(plainResult.session.state as never)).toThrow(/has no stateSchema/);
   });
 
   it('state reads are typed by a state schema given to the run and used in tools', async () => {

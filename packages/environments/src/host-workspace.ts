@@ -1,14 +1,15 @@
+import { constants } from 'node:fs';
 import {
   chown,
-  lstat,
+  type FileHandle,
+  lchown,
   mkdir,
   mkdtemp,
+  open,
   readdir,
-  readFile,
   realpath,
   rm,
   stat,
-  writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -73,9 +74,16 @@ export class HostWorkspace {
 
   async read(path: string): Promise<Uint8Array> {
     const full = await this.resolve(path);
-    const info = await lstat(full);
-    if (!info.isFile()) throw new WorkspacePathError(`Not a file in the workspace: ${path}`);
-    return new Uint8Array(await readFile(full));
+    // O_NOFOLLOW: a link planted in the last component (by code in the sandbox) is refused, not
+    // followed, and the checks are made on the file actually opened.
+    const handle = await openNoFollow(full, constants.O_RDONLY, path);
+    try {
+      if (!(await handle.stat()).isFile())
+        throw new WorkspacePathError(`Not a file in the workspace: ${path}`);
+      return new Uint8Array(await handle.readFile());
+    } finally {
+      await handle.close();
+    }
   }
 
   async write(path: string, data: string | Uint8Array): Promise<void> {
@@ -84,12 +92,19 @@ export class HostWorkspace {
     await mkdir(parent, { recursive: true });
     // The parent may have been created just now: check that it is still inside.
     await this.resolve(relative(this.dir, parent) || '.', {});
-    await writeFile(full, data);
+    const handle = await openNoFollow(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, path);
+    try {
+      if (!(await handle.stat()).isFile())
+        throw new WorkspacePathError(`Not a file in the workspace: ${path}`);
+      await handle.writeFile(data);
+      if (this.owner) await handle.chown(this.owner.uid, this.owner.gid);
+    } finally {
+      await handle.close();
+    }
     if (this.owner) {
       for (let dir = parent; inside(this.dir, dir) && dir !== this.dir; dir = dirname(dir)) {
-        await chown(dir, this.owner.uid, this.owner.gid);
+        await lchown(dir, this.owner.uid, this.owner.gid);
       }
-      await chown(full, this.owner.uid, this.owner.gid);
     }
   }
 
@@ -127,4 +142,15 @@ export class HostWorkspace {
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** Opens a file without following a link in its last component; a link is a WorkspacePathError. */
+async function openNoFollow(full: string, flags: number, path: string): Promise<FileHandle> {
+  try {
+    return await open(full, flags | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new WorkspacePathError(`Path is a link, refused: ${path}`);
+    throw error;
+  }
 }

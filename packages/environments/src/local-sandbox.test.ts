@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,11 @@ describe('LocalSandboxEnvironment', () => {
     await symlink(secretDir, join(env.workspaceDir, 'dirlink'));
     await expect(env.readFile('link.txt')).rejects.toBeInstanceOf(WorkspacePathError);
     await expect(env.writeFile('dirlink/new.txt', 'x')).rejects.toBeInstanceOf(WorkspacePathError);
+    // A link in the last component pointing at a host file is refused for writes too, and the host
+    // file keeps its content (the server never writes through it).
+    await env.exec(['ln', '-s', join(secretDir, 'secret.txt'), 'planted.txt']);
+    await expect(env.writeFile('planted.txt', 'overwritten')).rejects.toBeInstanceOf(WorkspacePathError);
+    expect(await readFile(join(secretDir, 'secret.txt'), 'utf8')).not.toBe('overwritten');
     await expect(env.exec(['true'], { cwd: '../..' })).rejects.toBeInstanceOf(WorkspacePathError);
   });
 

@@ -479,6 +479,24 @@ describe('OpenAIResponses multi-turn', () => {
       }
     `);
   });
+
+  it('never chains onto another session whose last answer is the same', async () => {
+    const agent = new LlmAgent({ name: 'assistant', model: 'openai/responses/gpt-5-mini' });
+    const runner = runnerFor(agent, { previousResponseId: true });
+    // Another user's session gets the very same answer to another question, under another id.
+    const same = jsonFixture('responses-reasoning-step3.json');
+    const other = { ...same, body: String(same.body).replace('"resp_step3"', '"resp_other"') };
+    server.enqueue(same, other, jsonFixture('responses-reasoning-step4.json'));
+    await collect(
+      runner.run({ userId: 'u', sessionId: 'a', newMessage: userContent('Where is order A-17?') }),
+    );
+    await collect(
+      runner.run({ userId: 'v', sessionId: 'b', newMessage: userContent('Where is my parcel?') }),
+    );
+    await collect(runner.run({ userId: 'u', sessionId: 'a', newMessage: userContent('Which carrier?') }));
+    // Session a continues from its own response, not from b's.
+    expect(bodies()[2]?.previous_response_id).toBe('resp_step3');
+  });
 });
 
 describe('OpenAIResponses hosted tools', () => {

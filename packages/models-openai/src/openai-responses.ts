@@ -93,7 +93,7 @@ export class OpenAIResponses implements Llm {
     let previousResponseId: string | undefined;
     if (this.options.previousResponseId) {
       const at = contents.findLastIndex((c) => c.role === 'model');
-      const id = at >= 0 ? this.responseIds.get(turnKey(contents[at] as Content)) : undefined;
+      const id = at >= 0 ? this.responseIds.get(await historyKey(contents.slice(0, at + 1))) : undefined;
       if (id) {
         previousResponseId = id;
         contents = contents.slice(at + 1);
@@ -123,7 +123,7 @@ export class OpenAIResponses implements Llm {
     if (!stream) {
       const { value } = await postJson({ ...http, schema: responseObjectSchema });
       accumulator.addResponse(background ? await this.poll(value, http, options.signal) : value);
-      yield this.remember(accumulator.result());
+      yield await this.remember(request.contents, accumulator.result());
       return;
     }
     const { events } = await postJsonStreamBatches({ ...http, schema: responsesEventSchema });
@@ -140,7 +140,7 @@ export class OpenAIResponses implements Llm {
       });
     }
     // An `error` event or a failed response after HTTP 200 is the model's answer: an error event.
-    yield this.remember(accumulator.result());
+    yield await this.remember(request.contents, accumulator.result());
   }
 
   /** Polls a background response until it ends; an abort cancels it on OpenAI's side. */
@@ -177,10 +177,10 @@ export class OpenAIResponses implements Llm {
     return current;
   }
 
-  private remember(response: LlmResponse): LlmResponse {
+  private async remember(history: readonly Content[], response: LlmResponse): Promise<LlmResponse> {
     const id = response.customMetadata?.responseId;
     if (this.options.previousResponseId && typeof id === 'string' && response.content) {
-      this.responseIds.set(turnKey(response.content), id);
+      this.responseIds.set(await historyKey([...history, response.content]), id);
       if (this.responseIds.size > REMEMBERED_RESPONSES) {
         const oldest = this.responseIds.keys().next().value;
         if (oldest !== undefined) this.responseIds.delete(oldest);
@@ -231,6 +231,13 @@ export class OpenAIResponses implements Llm {
 }
 
 /** A model turn as a lookup key: what we produced is what comes back in the history. */
-function turnKey(content: Content): string {
-  return JSON.stringify(content.parts);
+/**
+ * The key of a remembered response: a digest of the whole history up to and including the model's
+ * turn, so two sessions whose last answers are alike (or a rewound session) never chain onto
+ * another conversation's server-side state.
+ */
+async function historyKey(contents: readonly Content[]): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(contents.map((c) => [c.role, c.parts])));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -33,6 +33,26 @@ describe('ModelFallbackPlugin', () => {
     expect(events.at(-1)?.customMetadata).toEqual({ model_fallback: { model: 'primary', attempt: 3 } });
   });
 
+  it('takes the core RetryConfig: maxAttempts per model, delays in seconds or ms, no jitter', async () => {
+    const clock = new ManualClock();
+    const primary = new ScriptedModel({
+      model: 'primary',
+      script: [unavailable(), unavailable(), 'recovered'],
+    });
+    const backup = new ScriptedModel({ model: 'backup', script: [] });
+    const h = harness(new LlmAgent({ name: 'a', model: primary }), [
+      new ModelFallbackPlugin({
+        fallbacks: [backup],
+        retry: { maxAttempts: 4, initialDelay: 0.1, backoffFactor: 3, jitter: 0 },
+        clock,
+      }),
+    ]);
+    const events = await h.send('hi');
+    expect(texts(events)).toEqual(['recovered']);
+    expect(primary.requests).toHaveLength(3);
+    expect(clock.sleeps).toEqual([100, 300]);
+  });
+
   it('waits at least as long as the server asked (Retry-After)', async () => {
     const clock = new ManualClock();
     const slowDown = new ApiCallError('Too many requests', {

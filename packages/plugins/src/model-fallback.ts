@@ -13,11 +13,13 @@ import {
   type LlmResponse,
   type ModelErrorArgs,
   type Plugin,
+  type RetryConfig,
 } from '@adk/core';
 import { isApiCallError } from '@adk/core/http';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 
+/** @deprecated Use `retry` ({@link RetryConfig}), the one retry configuration. */
 export interface BackoffOptions {
   /** First delay (default 500 ms). */
   initialMs?: number;
@@ -41,8 +43,15 @@ export interface ModelFallbackPluginOptions {
   fallbacks: (string | Llm)[];
   /** Default `'model_fallback'`. */
   name?: string;
-  /** Extra attempts per model for retryable errors, with backoff (default 2). */
+  /**
+   * Retries on the same model for retryable errors (core's one `RetryConfig`): `maxAttempts` per
+   * model (default 3), `initialDelay(Ms)` (0.5 s), `maxDelay(Ms)` (10 s), `backoffFactor` (2),
+   * `jitter` (0: none; otherwise each delay is randomized between half and all of it; default on).
+   */
+  retry?: RetryConfig;
+  /** @deprecated Use `retry.maxAttempts` (= `maxRetries + 1`). */
   maxRetries?: number;
+  /** @deprecated Use `retry`. */
   backoff?: BackoffOptions;
   /** Whether an error is worth retrying on the same model (default: an API error's `isRetryable`; network errors yes; unusable responses no). */
   isRetryable?: (error: unknown) => boolean;
@@ -118,8 +127,19 @@ export class ModelFallbackPlugin implements Plugin {
 
   private delay(attempt: number): number {
     const b = this.options.backoff ?? {};
-    const base = Math.min(b.maxMs ?? 10_000, (b.initialMs ?? 500) * (b.multiplier ?? 2) ** attempt);
-    return (b.jitter ?? true) ? base / 2 + Math.random() * (base / 2) : base;
+    const r = this.options.retry ?? {};
+    const initial =
+      r.initialDelayMs ?? (r.initialDelay !== undefined ? r.initialDelay * 1000 : (b.initialMs ?? 500));
+    const max = r.maxDelayMs ?? (r.maxDelay !== undefined ? r.maxDelay * 1000 : (b.maxMs ?? 10_000));
+    const base = Math.min(max, initial * (r.backoffFactor ?? b.multiplier ?? 2) ** attempt);
+    const jitter = r.jitter !== undefined ? r.jitter > 0 : (b.jitter ?? true);
+    return jitter ? base / 2 + (r.random ?? Math.random)() * (base / 2) : base;
+  }
+
+  /** Extra attempts per model: `retry.maxAttempts - 1`, else the deprecated `maxRetries` (default 2). */
+  private retries(): number {
+    const attempts = this.options.retry?.maxAttempts;
+    return attempts !== undefined ? Math.max(0, attempts - 1) : (this.options.maxRetries ?? 2);
   }
 
   /** Primary model circuit open: skip it and go straight to the fallbacks. */
@@ -145,7 +165,7 @@ export class ModelFallbackPlugin implements Plugin {
       { model: primaryName, error: `${errorCodeOf(error)}: ${describeError(error)}` },
     ];
     const isRetryable = this.options.isRetryable ?? defaultIsRetryable;
-    const retries = this.options.maxRetries ?? 2;
+    const retries = this.retries();
     if (isRetryable(error) && retries > 0) {
       const primary = this.resolvePrimary(context);
       if (primary) {
@@ -162,7 +182,7 @@ export class ModelFallbackPlugin implements Plugin {
     attempts: FallbackAttempt[],
     reason: string,
   ): Promise<LlmResponse> {
-    const retries = this.options.maxRetries ?? 2;
+    const retries = this.retries();
     let from = request.model;
     let why = reason;
     for (const entry of this.options.fallbacks) {

@@ -91,7 +91,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
         ? sql`null`
         : f.json(params.customMetadata, `customMetadata of artifact ${JSON.stringify(params.filename)}`);
     const now = f.time(microsFromMs(Date.now()));
-    await this.ready();
+    await this.ready(params.signal);
     return this.db.transaction().execute(async (trx) => {
       // The counter row is locked by the upsert until commit: concurrent saves of this name wait
       // for each other here and each leaves with its own number.
@@ -104,6 +104,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
       const version = Number(rows[0]?.next_version) - 1;
       if (!Number.isInteger(version) || version < 0)
         throw new ValidationError(`Could not allocate a version for artifact ${params.filename}`);
+      this.checkSignal(params.signal);
       await sql`
         insert into ${this.artifacts} (app_name, user_id, session_id, filename, version, kind, mime_type,
           data, part, custom_metadata, size_bytes, created_at)
@@ -117,7 +118,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
 
   async loadArtifact(params: LoadArtifactParams): Promise<Part | undefined> {
     const key = this.key(params);
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<ContentRow>`
       select kind, ${this.f.jsonText(sql`part`)} as part, ${this.payload()} as payload from ${this.artifacts}
       where ${this.where(key)} ${this.versionFilter(params.version)}`.execute(this.db);
@@ -127,7 +128,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
 
   async getArtifactVersion(params: LoadArtifactParams): Promise<ArtifactVersion | undefined> {
     const key = this.key(params);
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<VersionRow>`${this.versionSelect()}
       where ${this.where(key)} ${this.versionFilter(params.version)}`.execute(this.db);
     const row = rows[0];
@@ -136,7 +137,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
 
   async listArtifactVersions(params: ArtifactRef): Promise<ArtifactVersion[]> {
     const key = this.key(params);
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<VersionRow>`${this.versionSelect()}
       where ${this.where(key)} order by version`.execute(this.db);
     return rows.map((row) => versionFromRow(row, params.filename));
@@ -144,14 +145,14 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
 
   async listVersions(params: ArtifactRef): Promise<number[]> {
     const key = this.key(params);
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<{ version: number | string }>`select version from ${this.artifacts}
       where ${this.where(key)} order by version`.execute(this.db);
     return rows.map((row) => Number(row.version));
   }
 
   async listArtifactKeys(params: ArtifactScope): Promise<string[]> {
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<{ filename: string }>`select distinct filename from ${this.artifacts}
       where app_name = ${params.appName} and user_id = ${params.userId}
         and (session_id = ${params.sessionId} or session_id = '')`.execute(this.db);
@@ -161,7 +162,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
 
   async deleteArtifact(params: DeleteArtifactParams): Promise<void> {
     const key = this.key(params);
-    await this.ready();
+    await this.ready(params.signal);
     if (params.version !== undefined) {
       // The counter is left alone, so a deleted number is never handed out again.
       await sql`delete from ${this.artifacts} where ${this.where(key)} and version = ${params.version}`.execute(
@@ -171,6 +172,7 @@ export class SqlArtifactService extends SqlStore implements ArtifactService {
     }
     await this.db.transaction().execute(async (trx) => {
       await sql`delete from ${this.names} where ${this.where(key)}`.execute(trx);
+      this.checkSignal(params.signal);
       await sql`delete from ${this.artifacts} where ${this.where(key)}`.execute(trx);
     });
   }

@@ -91,7 +91,7 @@ export class SqlCredentialService extends SqlStore implements CredentialService 
   }
 
   async loadCredential(params: CredentialScope & { key: string }): Promise<AuthCredential | undefined> {
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<Row>`
       select ciphertext, key_id from ${this.table}
       where app_name = ${params.appName} and user_id = ${params.userId} and credential_key = ${params.key}`.execute(
@@ -109,7 +109,7 @@ export class SqlCredentialService extends SqlStore implements CredentialService 
   async saveCredential(params: CredentialScope & { key: string; credential: AuthCredential }): Promise<void> {
     const ciphertext = this.encrypt(params.credential, params);
     const now = this.f.time(microsFromMs(Date.now()));
-    await this.ready();
+    await this.ready(params.signal);
     await sql`
       insert into ${this.table} (app_name, user_id, credential_key, ciphertext, key_id, updated_at)
       values (${params.appName}, ${params.userId}, ${params.key}, ${ciphertext}, ${this.keyId}, ${now})
@@ -120,7 +120,7 @@ export class SqlCredentialService extends SqlStore implements CredentialService 
   }
 
   async deleteCredential(params: CredentialScope & { key: string }): Promise<void> {
-    await this.ready();
+    await this.ready(params.signal);
     await sql`
       delete from ${this.table}
       where app_name = ${params.appName} and user_id = ${params.userId} and credential_key = ${params.key}`.execute(

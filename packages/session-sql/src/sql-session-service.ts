@@ -19,6 +19,7 @@ import {
   type SessionKey,
   type SessionService,
   StaleSessionError,
+  type StorageCallOptions,
   type StoreForkParams,
   sessionStateAt,
   splitStateDelta,
@@ -132,7 +133,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const split = splitStateDelta(params.state ?? {});
     const updateTime = nextUpdateTime(0);
     const now = this.f.time(microsFromMs(updateTime));
-    await this.ready();
+    await this.ready(params.signal);
     const row = await this.db.transaction().execute(async (trx) => {
       const inserted = await sql`
         insert into ${this.sessions} (app_name, user_id, id, state, initial_state, created_at, updated_at)
@@ -144,6 +145,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
           `Session ${sessionId} already exists for app ${appName}, user ${userId}`,
         );
       }
+      this.checkSignal(params.signal);
       // Shared rows are created on first use, so that empty scopes read back as {}.
       await this.upsertSharedState(trx, appName, userId, split, now, { createEmpty: true });
       return this.selectSession(trx, { appName, userId, sessionId });
@@ -155,7 +157,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
   async getSession(params: GetSessionParams): Promise<Session | undefined> {
     if (params.after !== undefined && !Number.isFinite(params.after))
       throw new ValidationError(`after must be a finite time in ms, got ${params.after}`);
-    await this.ready();
+    await this.ready(params.signal);
     // The session row first: an event appended between the two reads then makes this copy stale
     // (a later append from it fails loudly) instead of silently missing an event.
     const row = await this.selectSession(this.db, params);
@@ -165,6 +167,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
     }
     // No events asked for (a check that the session exists, its state): the log is not read.
     if (params.numRecentEvents !== undefined && params.numRecentEvents < 1) return this.toSession(row, []);
+    this.checkSignal(params.signal);
     if (!this.logs) return this.toSession(row, await this.selectEvents(params));
     // The newest events of a session this process has not cached: one bounded query, instead of
     // reading (and caching) its whole log first — opening a long session in the web UI.
@@ -215,7 +218,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
       conditions.push(sql`(s.updated_at < ${at} or (s.updated_at = ${at} and (s.user_id > ${cursor.userId}
         or (s.user_id = ${cursor.userId} and s.id > ${cursor.sessionId}))))`);
     }
-    await this.ready();
+    await this.ready(params.signal);
     const { rows } = await sql<SessionRow>`
       ${this.sessionSelect()}
       where ${sql.join(conditions, sql` and `)}
@@ -238,15 +241,16 @@ export class SqlSessionService extends SqlStore implements SessionService {
     };
   }
 
-  async deleteSession(params: SessionKey): Promise<void> {
+  async deleteSession(params: SessionKey & StorageCallOptions): Promise<void> {
     this.logs?.delete(params);
-    await this.ready();
+    await this.ready(params.signal);
     // The foreign key cascades too; deleting explicitly also covers SQLite without foreign_keys=ON.
     await this.db.transaction().execute(async (trx) => {
       await sql`delete from ${this.events}
         where app_name = ${params.appName} and user_id = ${params.userId} and session_id = ${params.sessionId}`.execute(
         trx,
       );
+      this.checkSignal(params.signal);
       await sql`delete from ${this.sessions}
         where app_name = ${params.appName} and user_id = ${params.userId} and id = ${params.sessionId}`.execute(
         trx,
@@ -305,7 +309,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
     return this.toSession(row, events);
   }
 
-  async appendEvent(session: Session, event: Event): Promise<Event> {
+  async appendEvent(session: Session, event: Event, options?: StorageCallOptions): Promise<Event> {
     if (event.partial) return event;
     const persisted = persistableEvent(event);
     const split = splitStateDelta(persisted.actions.stateDelta);
@@ -313,7 +317,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
     const now = this.f.time(microsFromMs(updateTime));
     const { appName, userId, id: sessionId } = session;
     const f = this.f;
-    await this.ready();
+    await this.ready(options?.signal);
     // The optimistic check: only a copy as new as the stored session may append. On Postgres the
     // row lock it takes also serializes concurrent appends to this session.
     const sets = [sql`updated_at = ${now}`];
@@ -371,6 +375,7 @@ export class SqlSessionService extends SqlStore implements SessionService {
       await this.db.transaction().execute(async (trx) => {
         const updated = await touch.execute(trx);
         if (updated.numAffectedRows === 0n) await this.refuseAppend(trx, key, session.lastUpdateTime);
+        this.checkSignal(options?.signal);
         const inserted = await sql`
         insert into ${this.events} ${columns}
         values (${values})

@@ -1,3 +1,4 @@
+import { CancelledError } from '@adk/core';
 import { detectFamily, flavorOf, type SqlFamily, type SqlFlavor } from './dialects/flavor.js';
 import { ensureMigrated } from './schema/ensure-migrated.js';
 import { tablesFor } from './schema/tables.js';
@@ -48,7 +49,19 @@ export abstract class SqlStore {
     if (this.storeOptions.destroyOnClose) await this.db.destroy();
   }
 
-  protected async ready(): Promise<void> {
+  /**
+   * Migrations (once), with the call's signal checked before and after them: a store calls it
+   * before its first query, and `checkSignal` between the queries of one call. A query already sent
+   * runs to its end (the drivers cannot interrupt it); an abort inside a transaction rolls it back.
+   */
+  protected async ready(signal?: AbortSignal): Promise<void> {
+    this.checkSignal(signal);
     if (this.storeOptions.migrate !== false) await this.migrate();
+    this.checkSignal(signal);
+  }
+
+  /** Throws a `CancelledError` (code `CANCELLED`, the signal's reason as cause) once `signal` aborted. */
+  protected checkSignal(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) throw new CancelledError('The storage call was aborted', { cause: signal.reason });
   }
 }

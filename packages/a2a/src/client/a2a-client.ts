@@ -3,7 +3,7 @@ import {
   type FetchFunction,
   isApiCallError,
   parseSseStream,
-  type RetryOptions,
+  type RetryConfig,
   send,
   withRetry,
 } from '@adk/core/http';
@@ -45,7 +45,7 @@ export interface A2aClientOptions {
   /** Pin a protocol version; default picks 1.0 when offered, else 0.3. */
   version?: ProtocolVersion;
   /** Retries for idempotent calls (card, get, list); `false` disables. */
-  retry?: RetryOptions | false;
+  retry?: RetryConfig | false;
   /** Agent card path relative to the base URL. Default `/.well-known/agent-card.json`. */
   cardPath?: string;
 }

@@ -82,12 +82,18 @@ export class CallbackContext extends ReadonlyContext {
 
   async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
     const { service, scope } = this.artifactScope();
-    return service.loadArtifact({ ...scope, filename, ...(version === undefined ? {} : { version }) });
+    // Reads stop with the invocation (its signal); writes are not cut short halfway.
+    return service.loadArtifact({
+      ...scope,
+      filename,
+      ...(version === undefined ? {} : { version }),
+      signal: this.signal,
+    });
   }
 
   async listArtifacts(): Promise<string[]> {
     const { service, scope } = this.artifactScope();
-    return service.listArtifactKeys(scope);
+    return service.listArtifactKeys({ ...scope, signal: this.signal });
   }
 
   /** Searches the user's long-term memory (the Runner's memoryService) across their sessions. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ConfigError } from '../errors/errors.js';
 import type { Event } from '../events/event.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import type { IncludeContents } from '../flow/contents.js';
@@ -8,14 +9,22 @@ import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
+import type { State } from '../sessions/state.js';
+import type { StateSchema, TypedStateView } from '../sessions/typed-state.js';
 import type { ToolUnion } from '../tools/toolset.js';
 import { asArray, BaseAgent, type BaseAgentOptions, type Callbacks } from './base-agent.js';
 import type { InvocationContext } from './invocation-context.js';
 
 type Hook<K extends keyof AgentHooks> = NonNullable<AgentHooks[K]>;
 
-/** `TOutput`: the type of the agent's structured output, inferred from `outputSchema`. */
-export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
+/**
+ * `TOutput`: the type of the agent's structured output, inferred from `outputSchema`. `TState`: the
+ * type of the session state the agent reads and writes, inferred from `stateSchema`.
+ */
+export interface LlmAgentOptions<
+  TOutput = unknown,
+  TState extends Record<string, unknown> = Record<string, unknown>,
+> extends BaseAgentOptions {
   /** A model object, or a name resolved through the model registry. Inherited from the nearest LlmAgent ancestor when omitted. */
   model?: string | Llm;
   /** Template (`{key}`, `{key?}`, `{app:key}`, `{user:key}`, `{artifact.name}`) or function. */
@@ -38,6 +47,12 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
    * agent's (`runAgent(agent, …).output`).
    */
   outputSchema?: z.ZodType<TOutput>;
+  /**
+   * The state this agent uses (`defineState(z.object({…}))`): types `runAgent(agent, …).state` and
+   * `agent.state(ctx.state)` in tools and callbacks. Values are validated when read or written
+   * through the typed view and when `runAgent` returns the state; plain `ctx.state.set` is not checked.
+   */
+  stateSchema?: StateSchema<TState>;
   /** 'none': send only the current turn, not the session history. */
   includeContents?: IncludeContents;
   disallowTransferToParent?: boolean;
@@ -61,7 +76,10 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
 }
 
 /** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
-export class LlmAgent<TOutput = unknown> extends BaseAgent {
+export class LlmAgent<
+  TOutput = unknown,
+  TState extends Record<string, unknown> = Record<string, unknown>,
+> extends BaseAgent {
   readonly model: string | Llm | undefined;
   readonly instruction: InstructionProvider | undefined;
   readonly staticInstruction: string | undefined;
@@ -70,6 +88,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly generateConfig: GenerateConfig | undefined;
   readonly outputKey: string | undefined;
   readonly outputSchema: z.ZodType<TOutput> | undefined;
+  readonly stateSchema: StateSchema<TState> | undefined;
   readonly includeContents: IncludeContents;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
@@ -87,7 +106,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     onToolError: Hook<'onToolError'>[];
   };
 
-  constructor(options: LlmAgentOptions<TOutput>) {
+  constructor(options: LlmAgentOptions<TOutput, TState>) {
     super(options);
     this.model = options.model;
     this.instruction = options.instruction;
@@ -97,6 +116,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;
+    this.stateSchema = options.stateSchema;
     this.includeContents = options.includeContents ?? 'default';
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
@@ -114,6 +134,15 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
       afterTool: asArray(options.afterToolCallback),
       onToolError: asArray(options.onToolErrorCallback),
     };
+  }
+
+  /**
+   * A typed view of `state` (a tool's or callback's `ctx.state`) through the agent's `stateSchema`:
+   * `get` and `set` are typed and validated. Throws a `ConfigError` when the agent has no schema.
+   */
+  state(state: State): TypedStateView<TState> {
+    if (!this.stateSchema) throw new ConfigError(`Agent "${this.name}" has no stateSchema`);
+    return this.stateSchema.view(state);
   }
 
   /** The model to call: this agent's, else the nearest LlmAgent ancestor's. */

@@ -1,6 +1,6 @@
-import type { ModelRetryConfig } from '../flow/model-retry.js';
 import type { GenerateConfig } from '../models/llm.js';
 import type { LiveConnectConfig } from '../models/llm-connection.js';
+import type { RetryConfig } from '../workflow/retry-config.js';
 
 /** adk-python's `AudioTranscriptionConfig`; an object (even `{}`) or `true` turns transcription on. */
 export type AudioTranscriptionConfig = { languageCodes?: string[] };
@@ -34,7 +34,7 @@ export interface RunConfig {
    * A model call the vendor refuses for now (429/503, also in the middle of a stream) is retried
    * after its Retry-After within this budget, recorded as an event (`customMetadata.adk_model_retry`).
    */
-  modelRetry?: ModelRetryConfig;
+  modelRetry?: RetryConfig;
   /** Free-form values for plugins and custom agents. */
   custom?: Record<string, unknown>;
 

@@ -1,8 +1,10 @@
 import { AdkError, type AdkErrorOptions, ValidationError } from '../errors/errors.js';
 import type { JsonValue, Part } from '../events/content.js';
+import type { StorageCallOptions } from '../sessions/session.js';
 import { base64ByteLength, utf8ByteLength } from '../utils/bytes.js';
 
-export interface ArtifactScope {
+/** Every call takes `signal` (`StorageCallOptions`): a store checks it before and between its queries. */
+export interface ArtifactScope extends StorageCallOptions {
   appName: string;
   userId: string;
   sessionId: string;

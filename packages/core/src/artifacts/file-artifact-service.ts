@@ -3,6 +3,7 @@ import { link, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } f
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ValidationError } from '../errors/errors.js';
 import type { JsonValue, Part } from '../events/content.js';
+import { checkSignal } from '../utils/abort.js';
 import { isPlainObject, parseJson } from '../utils/json.js';
 import {
   type ArtifactRef,
@@ -65,9 +66,11 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async saveArtifact(params: SaveArtifactParams): Promise<number> {
+    checkSignal(params.signal);
     const dir = this.nameDir(params);
     const { bytes, sidecar } = this.encode(params);
     await mkdir(dir, { recursive: true });
+    checkSignal(params.signal);
     let version = (await this.highestVersion(dir)) + 1;
     const token = randomUUID();
     let dataFile: string | undefined;
@@ -103,13 +106,14 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async loadArtifact(params: LoadArtifactParams): Promise<Part | undefined> {
+    checkSignal(params.signal);
     const dir = this.nameDir(params);
     const sidecar = await this.findSidecar(dir, params.version);
     if (!sidecar) return undefined;
     if (sidecar.kind === 'part' || !sidecar.dataFile) return sidecar.part;
     let bytes: Buffer;
     try {
-      bytes = await readFile(join(dir, sidecar.dataFile));
+      bytes = await readFile(join(dir, sidecar.dataFile), { signal: params.signal });
     } catch (error) {
       // Deleted between reading the sidecar and the data.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -124,11 +128,13 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async getArtifactVersion(params: LoadArtifactParams): Promise<ArtifactVersion | undefined> {
+    checkSignal(params.signal);
     const sidecar = await this.findSidecar(this.nameDir(params), params.version);
     return sidecar ? versionInfo(sidecar) : undefined;
   }
 
   async listArtifactVersions(params: ArtifactRef): Promise<ArtifactVersion[]> {
+    checkSignal(params.signal);
     const dir = this.nameDir(params);
     const infos: ArtifactVersion[] = [];
     for (const version of await this.versions(dir)) {
@@ -139,10 +145,12 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async listVersions(params: ArtifactRef): Promise<number[]> {
+    checkSignal(params.signal);
     return this.versions(this.nameDir(params));
   }
 
   async listArtifactKeys(params: ArtifactScope): Promise<string[]> {
+    checkSignal(params.signal);
     const base = this.userDir(params);
     const names: string[] = [];
     const collect = async (dir: string, prefix: string) => {
@@ -156,6 +164,7 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async deleteArtifact(params: DeleteArtifactParams): Promise<void> {
+    checkSignal(params.signal);
     const dir = this.nameDir(params);
     if (params.version === undefined) {
       await rm(dir, { recursive: true, force: true });

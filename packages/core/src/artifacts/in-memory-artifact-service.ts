@@ -1,4 +1,5 @@
 import type { Part } from '../events/content.js';
+import { checkSignal } from '../utils/abort.js';
 import { getOrCreate } from '../utils/json.js';
 import {
   type ArtifactRef,
@@ -30,6 +31,7 @@ export class InMemoryArtifactService implements ArtifactService {
   private readonly store = new Map<string, (Stored | undefined)[]>();
 
   async saveArtifact(params: SaveArtifactParams): Promise<number> {
+    checkSignal(params.signal);
     assertSafeArtifactName(params.filename);
     const versions = getOrCreate(this.store, storageKey(params), () => []);
     const version = versions.length;
@@ -48,22 +50,26 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async loadArtifact(params: LoadArtifactParams): Promise<Part | undefined> {
+    checkSignal(params.signal);
     const stored = this.find(params);
     return stored === undefined ? undefined : structuredClone(stored.part);
   }
 
   async getArtifactVersion(params: LoadArtifactParams): Promise<ArtifactVersion | undefined> {
+    checkSignal(params.signal);
     const stored = this.find(params);
     return stored === undefined ? undefined : structuredClone(stored.info);
   }
 
   async listArtifactVersions(params: ArtifactRef): Promise<ArtifactVersion[]> {
+    checkSignal(params.signal);
     assertSafeArtifactName(params.filename);
     const versions = this.store.get(storageKey(params)) ?? [];
     return versions.flatMap((v) => (v ? [structuredClone(v.info)] : []));
   }
 
   async listArtifactKeys(params: ArtifactScope): Promise<string[]> {
+    checkSignal(params.signal);
     const names = new Set<string>();
     const sessionPrefix = `${params.appName}\u0000${params.userId}\u0000${params.sessionId}\u0000`;
     const userPrefix = `${params.appName}\u0000${params.userId}\u0000user\u0000`;
@@ -76,6 +82,7 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async deleteArtifact(params: DeleteArtifactParams): Promise<void> {
+    checkSignal(params.signal);
     assertSafeArtifactName(params.filename);
     const key = storageKey(params);
     if (params.version === undefined) {
@@ -87,6 +94,7 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async listVersions(params: ArtifactRef): Promise<number[]> {
+    checkSignal(params.signal);
     return (await this.listArtifactVersions(params)).map((v) => v.version);
   }
 

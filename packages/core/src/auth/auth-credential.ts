@@ -248,9 +248,32 @@ export function redactAuthConfig(config: AuthConfig): AuthConfig {
   };
 }
 
-/** Whether an OAuth2 credential's access token has expired (or will within `skewSeconds`). */
-export function isTokenExpired(credential: AuthCredential, nowMs = Date.now(), skewSeconds = 30): boolean {
+/** Options of {@link isTokenExpired}, in milliseconds. */
+export interface TokenExpiryOptions {
+  /** The time to compare with, ms since the epoch (default `Date.now()`). */
+  nowMs?: number;
+  /** A token expiring within this margin counts as expired, ms (default 30 000). */
+  skewMs?: number;
+}
+
+/**
+ * Whether an OAuth2 credential's access token has expired, or will within `skewMs`. (The token's
+ * `expiresAt` is in seconds since the epoch, as OAuth2 and ADK store it.)
+ */
+export function isTokenExpired(credential: AuthCredential, options?: TokenExpiryOptions): boolean;
+/** @deprecated Mixed units: use `isTokenExpired(credential, { nowMs, skewMs })`. */
+export function isTokenExpired(credential: AuthCredential, nowMs?: number, skewSeconds?: number): boolean;
+export function isTokenExpired(
+  credential: AuthCredential,
+  options?: TokenExpiryOptions | number,
+  skewSeconds?: number,
+): boolean {
   const expiresAt = credential.oauth2?.expiresAt;
   if (expiresAt === undefined) return false;
-  return expiresAt - skewSeconds <= nowMs / 1000;
+  const legacy = typeof options === 'number' || (options === undefined && skewSeconds !== undefined);
+  const nowMs = (legacy ? (options as number | undefined) : options?.nowMs) ?? Date.now();
+  const skewMs = legacy
+    ? (skewSeconds ?? 30) * 1000
+    : ((options as TokenExpiryOptions | undefined)?.skewMs ?? 30_000);
+  return expiresAt * 1000 - skewMs <= nowMs;
 }

@@ -1,7 +1,11 @@
+import type { StorageCallOptions } from '../sessions/session.js';
 import type { AuthCredential } from './auth-credential.js';
 
-/** Credentials belong to one user of one app. */
-export interface CredentialScope {
+/**
+ * Credentials belong to one user of one app. Every call takes `signal` (`StorageCallOptions`): a
+ * store checks it before and between its queries.
+ */
+export interface CredentialScope extends StorageCallOptions {
   appName: string;
   userId: string;
 }

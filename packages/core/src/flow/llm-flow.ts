@@ -330,6 +330,8 @@ function applyOutput(agent: LlmAgent, event: Event): void {
       return;
     }
     value = parsed.data;
+    // The final event carries the validated output (typed by the schema: `OutputEvent`).
+    event.output = value;
   }
   if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = value;
 }

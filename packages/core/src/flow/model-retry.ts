@@ -2,18 +2,15 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { CancelledError } from '../errors/errors.js';
 import { createEvent, type Event } from '../events/event.js';
 import { isApiCallError } from '../http/api-call-error.js';
+import { type RetryConfig, retryMs } from '../workflow/retry-config.js';
 
 /**
  * How a run retries a model call the vendor refused for now (429 / 503), on top of the HTTP
  * layer's retries. Not used when an on-model-error plugin or callback is registered: that handler
  * (e.g. a fallback plugin) decides.
+ * @deprecated Use {@link RetryConfig} (`RunConfig.modelRetry` takes it; this is an alias of it).
  */
-export interface ModelRetryConfig {
-  /** Attempts of one model call in all (default 3; 1 turns this off). */
-  maxAttempts?: number;
-  /** Waiting the whole run may spend on these retries, ms (default 120 000). */
-  maxTotalWaitMs?: number;
-}
+export type ModelRetryConfig = RetryConfig;
 
 /** The `customMetadata` key of the event a run records for each such retry. */
 export const MODEL_RETRY_METADATA_KEY = 'adk_model_retry';
@@ -31,7 +28,9 @@ export function modelRetryDelay(ctx: InvocationContext, error: unknown, attempt:
   if (!isApiCallError(error) || (error.status !== 429 && error.status !== 503)) return undefined;
   const config = ctx.runConfig.modelRetry ?? {};
   if (attempt >= (config.maxAttempts ?? DEFAULT_ATTEMPTS)) return undefined;
-  const delay = error.retryAfterMs ?? 1000 * 2 ** (attempt - 1);
+  const initial = retryMs(config.initialDelay, config.initialDelayMs, 1000);
+  const max = retryMs(config.maxDelay, config.maxDelayMs, 60_000);
+  const delay = error.retryAfterMs ?? Math.min(max, initial * (config.backoffFactor ?? 2) ** (attempt - 1));
   const spent = ctx.shared.modelRetryWaitMs ?? 0;
   if (spent + delay > (config.maxTotalWaitMs ?? DEFAULT_BUDGET_MS)) return undefined;
   ctx.shared.modelRetryWaitMs = spent + delay;

@@ -1,9 +1,10 @@
 import { CancelledError, ConfigError, isAdkError } from '../errors/errors.js';
 import { isPlainObject, tryParseJson } from '../utils/json.js';
 import type { SchemaLike } from '../utils/zod.js';
+import type { RetryConfig } from '../workflow/retry-config.js';
 import { ApiCallError, RateLimitError } from './api-call-error.js';
 import { redactSecrets, secretsOf } from './api-key.js';
-import { cancelled, type RetryOptions, retryAfterMsFrom, withRetry } from './retry.js';
+import { cancelled, retryAfterMsFrom, withRetry } from './retry.js';
 import {
   type JsonSseEvent,
   parseJsonSseBatches,
@@ -36,7 +37,7 @@ export interface HttpClientOptions {
   dispatcher?: object;
   timeouts?: HttpTimeouts;
   /** Retry policy for 408/409/429/5xx and network failures; `false` disables retries. */
-  retry?: RetryOptions | false;
+  retry?: RetryConfig | false;
   /** Extra headers sent with every request (e.g. for a proxy). */
   headers?: Record<string, string | undefined>;
 }

@@ -35,9 +35,10 @@
  * - Aborting through `signal` throws core's `CancelledError` (code 'CANCELLED').
  *
  * Retries
- * - `withRetry(fn, { maxRetries, initialDelayMs, maxDelayMs, backoffFactor, maxRetryAfterMs,
+ * - `withRetry(fn, { maxAttempts, initialDelayMs, maxDelayMs, backoffFactor, maxRetryAfterMs,
  *   random, onRetry, signal })`, `retryDelayMs(error, attempt, options)`: exponential backoff with
- *   jitter; a server's `retry-after-ms`/`Retry-After`/Gemini `RetryInfo` wins.
+ *   jitter; a server's `retry-after-ms`/`Retry-After`/Gemini `RetryInfo` wins. The options are the
+ *   core's one `RetryConfig` (`RetryOptions` is its deprecated alias; `maxRetries` a deprecated field).
  * - `retryAfterMsFrom(headers, body)`, `retryInfoDelayMs(body)`, `sleep(ms, signal)`.
  *
  * Keys and identity
@@ -46,6 +47,8 @@
  * - `redactSecrets(text, secrets)`, `secretsOf(headers)`.
  * - `userAgent(packageName?, version?)`, `packageVersion(new URL('../package.json', import.meta.url))`.
  */
+
+export type { RetryConfig } from '../workflow/retry-config.js';
 export * from './api-call-error.js';
 export * from './api-key.js';
 export * from './client.js';

@@ -1,22 +1,10 @@
 import { CancelledError } from '../errors/errors.js';
 import { isPlainObject } from '../utils/json.js';
+import { type RetryConfig, retryMs } from '../workflow/retry-config.js';
 import { isApiCallError } from './api-call-error.js';
 
-export interface RetryOptions {
-  /** Retries after the first attempt (default 2; 0 disables retrying). */
-  maxRetries?: number;
-  /** Delay before the first retry (default 500 ms); doubles each time. */
-  initialDelayMs?: number;
-  /** Cap on the computed backoff (default 20 s). */
-  maxDelayMs?: number;
-  backoffFactor?: number;
-  /** Server-requested waits longer than this are not honoured: the error is thrown instead (default 60 s). */
-  maxRetryAfterMs?: number;
-  /** Random factor in [0, 1] (default Math.random); tests pin it. */
-  random?: () => number;
-  /** Called before each retry (logging, metrics). Never receives secrets. */
-  onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
-}
+/** @deprecated Use {@link RetryConfig}, the one retry configuration (this is an alias of it). */
+export type RetryOptions = RetryConfig;
 
 const DEFAULTS = {
   maxRetries: 2,
@@ -79,18 +67,21 @@ export function retryInfoDelayMs(body: unknown): number | undefined {
  * is not beyond `maxRetryAfterMs`), else exponential backoff with full jitter in [50%, 100%].
  * Returns undefined when the error should not be retried.
  */
-export function retryDelayMs(
-  error: unknown,
-  attempt: number,
-  options: RetryOptions = {},
-): number | undefined {
-  const o = { ...DEFAULTS, ...options };
-  if (attempt > o.maxRetries) return undefined;
+export function retryDelayMs(error: unknown, attempt: number, options: RetryConfig = {}): number | undefined {
+  const maxRetries =
+    options.maxAttempts !== undefined
+      ? Math.max(0, options.maxAttempts - 1)
+      : (options.maxRetries ?? DEFAULTS.maxRetries);
+  if (attempt > maxRetries) return undefined;
   if (!isApiCallError(error) || !error.isRetryable) return undefined;
   if (error.retryAfterMs !== undefined) {
-    return error.retryAfterMs <= o.maxRetryAfterMs ? error.retryAfterMs : undefined;
+    const cap = options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs;
+    return error.retryAfterMs <= cap ? error.retryAfterMs : undefined;
   }
-  const base = Math.min(o.maxDelayMs, o.initialDelayMs * o.backoffFactor ** (attempt - 1));
+  const initial = retryMs(options.initialDelay, options.initialDelayMs, DEFAULTS.initialDelayMs);
+  const max = retryMs(options.maxDelay, options.maxDelayMs, DEFAULTS.maxDelayMs);
+  const factor = options.backoffFactor ?? DEFAULTS.backoffFactor;
+  const base = Math.min(max, initial * factor ** (attempt - 1));
   const random = (options.random ?? Math.random)();
   return Math.round(base * (0.5 + 0.5 * random));
 }
@@ -98,7 +89,7 @@ export function retryDelayMs(
 /** Runs `fn`, retrying retryable {@link ApiCallError}s per {@link retryDelayMs}. Aborts promptly. */
 export async function withRetry<T>(
   fn: (attempt: number) => Promise<T>,
-  options: RetryOptions & { signal?: AbortSignal } = {},
+  options: RetryConfig & { signal?: AbortSignal } = {},
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     throwIfAborted(options.signal);

@@ -30,7 +30,30 @@ export interface RunAgentOptionsWithState<TState extends object> extends RunAgen
 }
 
 /** The structured output type of an agent: an `LlmAgent`'s `outputSchema` output, else `unknown`. */
-export type AgentOutput<A> = A extends LlmAgent<infer T> ? T : unknown;
+export type AgentOutput<A> = A extends LlmAgent<infer T, infer _S> ? T : unknown;
+
+/** The state type of an agent: an `LlmAgent`'s `stateSchema` output, else `Record<string, unknown>`. */
+export type AgentState<A> = A extends LlmAgent<infer _T, infer S> ? S : Record<string, unknown>;
+
+/** `{ state }` in a `runAgent` result when the agent has a `stateSchema` (typed by it), else nothing. */
+export type AgentStateResult<A> = string extends keyof AgentState<A> ? unknown : { state: AgentState<A> };
+
+/**
+ * An event whose `output` has a known type: the final event of an `LlmAgent` with an
+ * `outputSchema` carries the validated output (`OutputEvent<AgentOutput<typeof agent>>`).
+ */
+export type OutputEvent<TOutput> = Event & { output?: TOutput };
+
+/**
+ * True for the final event of `agent` that carries its structured output; narrows `event.output`
+ * to the agent's output type (for events read from `runner.run`, which is not typed by the agent).
+ */
+export function isOutputEventOf<A extends BaseAgent>(
+  agent: A,
+  event: Event,
+): event is Event & { output: AgentOutput<A> } {
+  return event.author === agent.name && !event.partial && event.output !== undefined;
+}
 
 export interface RunAgentResult<TOutput = unknown> {
   /** Every event of the invocation, in order (partial events included when streaming). */
@@ -42,6 +65,11 @@ export interface RunAgentResult<TOutput = unknown> {
    * validated (typed by the schema); a `Workflow`, its output.
    */
   output?: TOutput;
+  /**
+   * The last final event of the run (an agent's final response, or a workflow's output event); its
+   * `output` is typed like `output`.
+   */
+  finalEvent?: OutputEvent<TOutput>;
   /** The error of the last error event (when the run ended with it, only with `rejectOnError: false`). */
   error?: { code: string; message: string };
   session: Session;
@@ -62,7 +90,7 @@ export async function runAgent<A extends BaseAgent>(
   agent: A,
   message: string | Content,
   options?: RunAgentOptions,
-): Promise<RunAgentResult<AgentOutput<A>>>;
+): Promise<RunAgentResult<AgentOutput<A>> & AgentStateResult<A>>;
 export async function runAgent<A extends BaseAgent>(
   agent: A,
   message: string | Content,
@@ -92,14 +120,19 @@ export async function runAgent<A extends BaseAgent>(
   let text = '';
   let error: RunAgentResult['error'];
   let output: unknown;
+  let finalEvent: Event | undefined;
   for (const e of events) {
-    if (e.author !== 'user' && !e.partial && isFinalResponse(e) && e.content) text = contentText(e.content);
+    if (e.author !== 'user' && !e.partial && isFinalResponse(e) && e.content) {
+      text = contentText(e.content);
+      finalEvent = e;
+    }
     if (e.errorCode) error = { code: e.errorCode, message: e.errorMessage ?? e.errorCode };
     const info = e.nodeInfo;
     // The event that carries the output of the workflow's own run (`name@n`, no parent path): its
     // terminal node's (docs/architecture.md §5.4).
     if (info?.outputFor?.some((path) => !path.includes('/')) && e.output !== undefined) {
       output = e.output;
+      finalEvent = e;
       text = typeof output === 'string' ? output : JSON.stringify(output);
     }
   }
@@ -107,7 +140,9 @@ export async function runAgent<A extends BaseAgent>(
     const final = events.findLast(
       (e) => e.author === agent.name && !e.partial && isFinalResponse(e) && e.content,
     );
-    const raw = final?.content ? contentText(final.content) : '';
+    // The flow put the validated output on the final event; older stored events may lack it.
+    if (final?.output !== undefined) output = final.output;
+    const raw = output === undefined && final?.content ? contentText(final.content) : '';
     const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(raw);
     const parsed = raw
       ? agent.outputSchema.safeParse(tryParseJson(fenced ? (fenced[1] ?? '') : raw))
@@ -119,11 +154,12 @@ export async function runAgent<A extends BaseAgent>(
     events,
     text,
     ...(output !== undefined ? { output: output as AgentOutput<A> } : {}),
+    ...(finalEvent ? { finalEvent: finalEvent as OutputEvent<AgentOutput<A>> } : {}),
     ...(error ? { error } : {}),
     session: session as Session,
   };
-  if (options.stateSchema)
-    (result as { state?: unknown }).state = options.stateSchema.parse(result.session.state);
+  const stateSchema = options.stateSchema ?? (agent instanceof LlmAgent ? agent.stateSchema : undefined);
+  if (stateSchema) (result as { state?: unknown }).state = stateSchema.parse(result.session.state);
   // The run failed when it ended with an error event (a branch that failed while the run went on
   // to an answer leaves `result.error` set and resolves).
   const last = events.findLast((e) => !e.partial && e.author !== 'user');

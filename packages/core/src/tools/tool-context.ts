@@ -111,7 +111,7 @@ export class ToolContext extends CallbackContext {
   /** The stored credential of an auth config, if any (no refresh, no request). */
   async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
     const { scope, service } = this.credentialContext();
-    return service.loadCredential({ ...scope, key: credentialKeyOf(authConfig) });
+    return service.loadCredential({ ...scope, key: credentialKeyOf(authConfig), signal: this.signal });
   }
 
   /** Drops the stored credential of an auth config (e.g. the API refused it), so the next call asks again. */

@@ -57,12 +57,13 @@ export class AgentNode extends BaseNode {
     let reply: Event | undefined;
     for await (const event of this.agent.run(agentCtx)) {
       if (isReply(this.agent, event)) {
-        if (reply) yield reply;
+        // Only the node's last reply carries its output (an earlier one keeps its text).
+        if (reply) yield withoutOutput(reply);
         reply = event;
         continue;
       }
       if (reply && !event.partial) {
-        yield reply;
+        yield withoutOutput(reply);
         reply = undefined;
       }
       yield event;
@@ -70,9 +71,15 @@ export class AgentNode extends BaseNode {
     if (reply) {
       const text = contentText(reply.content);
       const schema = this.agent instanceof LlmAgent ? this.agent.outputSchema : undefined;
-      reply.output = schema ? (tryParseJson(text) ?? text) : text;
+      reply.output = schema ? (reply.output ?? tryParseJson(text) ?? text) : text;
       reply.nodeInfo = { path: ctx.path, messageAsOutput: true };
       yield reply;
     }
   }
+}
+
+function withoutOutput(event: Event): Event {
+  if (event.output === undefined) return event;
+  const { output: _output, ...rest } = event;
+  return rest;
 }

@@ -2,8 +2,15 @@
 export type ErrorClass = abstract new (...args: never[]) => Error;
 
 /**
- * When and how often a failing node runs again (ADK's names, defaults and unit: delays in seconds;
- * the `…Ms` siblings give them in milliseconds and win).
+ * The one retry configuration of the framework: a workflow node's `retryConfig`, an HTTP client's
+ * `retry` (models, A2A), and a run's `modelRetry` (docs/decisions/0047-one-retry-config.md). ADK's
+ * names and unit: delays in seconds; the `…Ms` siblings give them in milliseconds and win. Each use
+ * has its own defaults (below) and reads only the fields that apply to it:
+ * - workflow node: 5 attempts, 1 s, 60 s, ×2, jitter 1, every error;
+ * - HTTP request: 3 attempts, 0.5 s, 20 s, ×2, jitter between 50 % and 100 % of the backoff (the
+ *   `jitter` field is not read), retryable API errors only, `maxRetryAfterMs` 60 s;
+ * - a run's model calls (429/503 after the HTTP layer): 3 attempts, 1 s, 60 s, ×2, no jitter,
+ *   `maxTotalWaitMs` 120 s.
  */
 export interface RetryConfig {
   /** Attempts in all, the first included (default 5; 0 or 1: no retry). */
@@ -20,8 +27,23 @@ export interface RetryConfig {
   backoffFactor?: number;
   /** Random share added to each delay: 0 (none) to 1 (up to double; the default). */
   jitter?: number;
-  /** Errors worth retrying, by class or class name (default: every error). */
+  /** Errors worth retrying, by class or class name (default: every error). Workflow nodes only. */
   exceptions?: Array<string | ErrorClass> | null;
+  /** Waiting all retries of a run may spend, ms. A run's model calls only. */
+  maxTotalWaitMs?: number;
+  /** A server-requested wait longer than this is not honoured: the error is thrown. HTTP only. */
+  maxRetryAfterMs?: number;
+  /** Called before each retry (logging, metrics); never receives secrets. HTTP only. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** The random source of the jitter (default `Math.random`); tests pin it. */
+  random?: () => number;
+  /** @deprecated Use `maxAttempts` (= `maxRetries + 1`). The HTTP client's former name. */
+  maxRetries?: number;
+}
+
+/** Milliseconds from a seconds field and its `…Ms` sibling (which wins), else the default. */
+export function retryMs(seconds: number | undefined, ms: number | undefined, fallbackMs: number): number {
+  return ms ?? (seconds !== undefined ? seconds * 1000 : fallbackMs);
 }
 
 export interface PreparedRetry {
