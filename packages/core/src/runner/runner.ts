@@ -272,8 +272,7 @@ export class Runner {
     if (this.pauseSigner && params.newMessage && !params.recover) {
       const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
       const session = await this.sessionService.getSession(key);
-      if (session) await this.pauseSigner.verifyAnswers(key, session.events, params.newMessage);
-      else await this.pauseSigner.verifyAnswers(key, [], params.newMessage);
+      await this.pauseSigner.verifyAnswers(key, session?.events ?? [], params.newMessage);
     }
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
@@ -519,11 +518,10 @@ export class Runner {
     // Answers to paused calls must answer calls this server signed (refused before anything is
     // committed), queued and recovered runs included: only a message the log already holds (a
     // recovered invocation's) was checked before.
-    const logged =
-      params.recover && params.invocationId
-        ? recoveryPoint(session.events, params.invocationId) !== undefined
-        : false;
-    if (this.pauseSigner && params.newMessage && !logged)
+    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
+    const recovered =
+      params.recover && params.invocationId ? recoveryPoint(session.events, params.invocationId) : undefined;
+    if (this.pauseSigner && params.newMessage && !recovered)
       await this.pauseSigner.verifyAnswers(
         { appName: this.appName, userId: params.userId, sessionId: session.id },
         session.events,
@@ -559,8 +557,6 @@ export class Runner {
     if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
-    const recovered = params.recover ? recoveryPoint(session.events, invocationId) : undefined;
     const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
     if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
     if (recovered) shared.recovering = true;
