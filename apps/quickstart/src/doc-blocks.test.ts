@@ -10,7 +10,7 @@
 //   <!-- doc-test run {"serve": "GET /path"} --> a block that starts a server and keeps it open: the
 //            server listens on a free port of 127.0.0.1 instead of the port written (a port the doc
 //            names may be busy), the harness sends that request when it listens, and the run passes
-//            when the answer is not an error (below 400). `"body"` is sent as JSON. The block's own
+//            when the answer is not an error (below 400). `"body"` is sent as JSON, with `"headers"`. The block's own
 //            output is not compared (it names the port). Then the process exits.
 //   <!-- doc-test types needs GEMINI_API_KEY --> type-check only, with the reason it cannot run here
 //            (a key, a container engine, a browser, a peer on the network)
@@ -45,7 +45,7 @@ interface Block {
   given: string;
   expected: string | undefined;
   silent: boolean;
-  serve: { request: string; body?: unknown } | undefined;
+  serve: { request: string; body?: unknown; headers?: Record<string, string> } | undefined;
   reason: string;
   /** Files the block reads or imports that a reader has of their own, written beside it. */
   files: Record<string, string>;
@@ -104,6 +104,7 @@ function blocks(): Block[] {
         silent?: boolean;
         serve?: string;
         body?: unknown;
+        headers?: Record<string, string>;
         files?: Record<string, string>;
       };
       const silent = options.silent === true || options.serve !== undefined;
@@ -117,7 +118,10 @@ function blocks(): Block[] {
         given: options.given ?? '',
         expected: silent ? '' : printed,
         silent,
-        serve: options.serve === undefined ? undefined : { request: options.serve, body: options.body },
+        serve:
+          options.serve === undefined
+            ? undefined
+            : { request: options.serve, body: options.body, headers: options.headers },
         reason: mode === 'run' ? '' : (brace >= 0 ? rest.slice(0, brace) : rest).trim(),
         files: options.files ?? {},
         module: named
@@ -173,7 +177,8 @@ if (serve) {
       try {
         const res = await fetch(\`http://127.0.0.1:\${port}\${path}\`, {
           method,
-          ...(serve.body === undefined ? {} : { body: JSON.stringify(serve.body), headers: { 'content-type': 'application/json' } }),
+          headers: { ...(serve.body === undefined ? {} : { 'content-type': 'application/json' }), ...serve.headers },
+          ...(serve.body === undefined ? {} : { body: JSON.stringify(serve.body) }),
         });
         const body = await res.text();
         if (res.status >= 400) {
