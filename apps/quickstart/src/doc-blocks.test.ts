@@ -19,7 +19,8 @@
 // Each may end in `{"given": "declare const runner: import('@adk/core').Runner;"}`: code put before the
 // block, for a block that continues an earlier one (its `runner`, `agent`…). For `run` it is real code.
 // `"files": {"agent.ts": "…", "skills/x/SKILL.md": "…"}` are files of the reader's own that the block
-// imports or reads, written beside it; the block then runs in that directory.
+// imports or reads, written beside it; the block then runs in that directory. `"env": {…}` are
+// environment variables a reader sets (`DATABASE_URL`), set for its run.
 // A block whose info string names a file (```ts file=agent.ts) is written under that name, beside the
 // other named blocks of the same page, so `import { rootAgent } from './agent.js'` finds it.
 // Each run has its own working directory (a block may write ./.adk); at most two run at a time.
@@ -47,6 +48,8 @@ interface Block {
   silent: boolean;
   serve: { request: string; body?: unknown; headers?: Record<string, string> } | undefined;
   reason: string;
+  /** Environment variables the reader would set (`DATABASE_URL`…). */
+  env: Record<string, string>;
   /** Files the block reads or imports that a reader has of their own, written beside it. */
   files: Record<string, string>;
   /** Where the block is written, relative to the work directory. */
@@ -105,6 +108,7 @@ function blocks(): Block[] {
         serve?: string;
         body?: unknown;
         headers?: Record<string, string>;
+        env?: Record<string, string>;
         files?: Record<string, string>;
       };
       const silent = options.silent === true || options.serve !== undefined;
@@ -124,6 +128,7 @@ function blocks(): Block[] {
             : { request: options.serve, body: options.body, headers: options.headers },
         reason: mode === 'run' ? '' : (brace >= 0 ? rest.slice(0, brace) : rest).trim(),
         files: options.files ?? {},
+        env: options.env ?? {},
         module: named
           ? join(slug(file), named)
           : options.files
@@ -252,6 +257,7 @@ function runBlock(b: Block): Promise<{ stdout: string; stderr: string; code: num
           ADK_DOC_SCRIPT: JSON.stringify(b.script),
           ADK_DOC_SERVE: b.serve ? JSON.stringify(b.serve) : '',
           NODE_NO_WARNINGS: '1',
+          ...b.env,
         },
       },
       (error, stdout, stderr) => done({ stdout, stderr, code: error ? ((error.code as number) ?? 1) : 0 }),
