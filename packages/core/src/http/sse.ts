@@ -59,8 +59,20 @@ export class SseParser {
           next = cr + 1;
         }
       }
-      const event = this.processLine(buffer.slice(start, end));
-      if (event) events.push(event);
+      // The usual lines (`data: …`, `event: …`, the blank line) are read in place, without first
+      // cutting the line out of the buffer.
+      if (end === start) {
+        const event = this.dispatch();
+        if (event) events.push(event);
+      } else if (buffer.startsWith('data: ', start)) {
+        this.data.push(buffer.slice(start + 6, end));
+        this.hasData = true;
+      } else if (buffer.startsWith('event: ', start)) {
+        this.event = buffer.slice(start + 7, end);
+      } else {
+        const event = this.processLine(buffer.slice(start, end));
+        if (event) events.push(event);
+      }
       start = next;
       if (lf !== -1 && lf < start) lf = buffer.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = buffer.indexOf('\r', start);
@@ -182,6 +194,9 @@ export async function* parseJsonSseStream<T = unknown>(
 /**
  * {@link parseJsonSseStream}, yielding the events of each network chunk together: one async step per
  * chunk instead of one per event, for a provider's hot loop (it still yields one response per event).
+ * The first events of a stream go out in batches of 1, 2, 4, … (and the head of the first chunk is
+ * parsed before its rest), so the first response never waits for a whole network chunk — often
+ * 64 KiB, hundreds of events — to be parsed.
  */
 export async function* parseJsonSseBatches<T = unknown>(
   stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
@@ -190,26 +205,50 @@ export async function* parseJsonSseBatches<T = unknown>(
   const parser = new SseParser();
   const decoder = new TextDecoder();
   let batch: JsonSseEvent<T>[] = [];
-  const take = (text: string): boolean => {
-    for (const sse of parser.feed(text)) {
-      const decoded = decodeJsonEvent(sse, options);
-      if (decoded === DONE) return true;
-      if (decoded !== SKIP) batch.push(decoded);
-    }
-    return false;
-  };
+  // Events per batch while the stream starts; it doubles after each batch up to a whole chunk.
+  let limit = 1;
   for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-    const done = take(decoder.decode(chunk, { stream: true }));
+    const text = decoder.decode(chunk, { stream: true });
+    const pieces =
+      limit <= STARTUP_BATCH_LIMIT && text.length > FIRST_PIECE_CHARS
+        ? [text.slice(0, FIRST_PIECE_CHARS), text.slice(FIRST_PIECE_CHARS)]
+        : [text];
+    for (const piece of pieces) {
+      for (const sse of parser.feed(piece)) {
+        const decoded = decodeJsonEvent(sse, options);
+        if (decoded === DONE) {
+          if (batch.length > 0) yield batch;
+          return;
+        }
+        if (decoded === SKIP) continue;
+        batch.push(decoded);
+        if (batch.length >= limit) {
+          yield batch;
+          batch = [];
+          limit = limit < STARTUP_BATCH_LIMIT ? limit * 2 : Number.POSITIVE_INFINITY;
+        }
+      }
+    }
     if (batch.length > 0) {
       yield batch;
       batch = [];
     }
-    if (done) return;
   }
   const rest = decoder.decode();
-  if (rest) take(rest);
+  if (rest) {
+    for (const sse of parser.feed(rest)) {
+      const decoded = decodeJsonEvent(sse, options);
+      if (decoded === DONE) break;
+      if (decoded !== SKIP) batch.push(decoded);
+    }
+  }
   if (batch.length > 0) yield batch;
 }
+
+/** The largest batch of the startup phase of {@link parseJsonSseBatches}; then one per chunk. */
+const STARTUP_BATCH_LIMIT = 64;
+/** How much of a chunk is parsed first while the stream starts (characters; any cut is safe). */
+const FIRST_PIECE_CHARS = 4096;
 
 const DONE = Symbol('done');
 const SKIP = Symbol('skip');
@@ -218,7 +257,11 @@ function decodeJsonEvent<T>(
   sse: SseEvent,
   options: { url: string; schema?: SchemaLike<T> },
 ): JsonSseEvent<T> | typeof DONE | typeof SKIP {
-  const data = sse.data.trim();
+  // An object or array as sent (the usual data) needs no trimming.
+  const raw = sse.data;
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  const data = (first === 123 || first === 91) && (last === 125 || last === 93) ? raw : raw.trim();
   if (data === '[DONE]') return DONE;
   if (data === '') return SKIP;
   const parsed = tryParseJson(data);
