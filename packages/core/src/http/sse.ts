@@ -21,7 +21,8 @@ export class SseParser {
   private buffer = '';
   private skipLeadingLf = false;
   private started = false;
-  private data: string[] = [];
+  /** The data lines so far, joined with '\n'. */
+  private data = '';
   private event: string | undefined;
   private id: string | undefined;
   private retry: number | undefined;
@@ -44,6 +45,12 @@ export class SseParser {
     // Line breaks are found with indexOf (native), not a per-character loop.
     let lf = buffer.indexOf('\n', start);
     let cr = buffer.indexOf('\r', start);
+    // Without any CR (the usual stream), only LFs end lines.
+    while (cr === -1 && lf !== -1) {
+      this.readLine(buffer, start, lf, events);
+      start = lf + 1;
+      lf = buffer.indexOf('\n', start);
+    }
     while (lf !== -1 || cr !== -1) {
       let end: number;
       let next: number;
@@ -59,20 +66,7 @@ export class SseParser {
           next = cr + 1;
         }
       }
-      // The usual lines (`data: …`, `event: …`, the blank line) are read in place, without first
-      // cutting the line out of the buffer.
-      if (end === start) {
-        const event = this.dispatch();
-        if (event) events.push(event);
-      } else if (buffer.startsWith('data: ', start)) {
-        this.data.push(buffer.slice(start + 6, end));
-        this.hasData = true;
-      } else if (buffer.startsWith('event: ', start)) {
-        this.event = buffer.slice(start + 7, end);
-      } else {
-        const event = this.processLine(buffer.slice(start, end));
-        if (event) events.push(event);
-      }
+      this.readLine(buffer, start, end, events);
       start = next;
       if (lf !== -1 && lf < start) lf = buffer.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = buffer.indexOf('\r', start);
@@ -81,12 +75,29 @@ export class SseParser {
     return events;
   }
 
+  /**
+   * The line `buffer[start, end)`. The usual lines (`data: …`, `event: …`, the blank line) are read
+   * in place, without first cutting the line out of the buffer.
+   */
+  private readLine(buffer: string, start: number, end: number, events: SseEvent[]): void {
+    if (end === start) {
+      const event = this.dispatch();
+      if (event) events.push(event);
+    } else if (buffer.startsWith('data: ', start)) {
+      this.addData(buffer.slice(start + 6, end));
+    } else if (buffer.startsWith('event: ', start)) {
+      this.event = buffer.slice(start + 7, end);
+    } else {
+      const event = this.processLine(buffer.slice(start, end));
+      if (event) events.push(event);
+    }
+  }
+
   private processLine(line: string): SseEvent | undefined {
     if (line === '') return this.dispatch();
     // The usual line, `data: …`, without the generic field split.
     if (line.startsWith('data: ')) {
-      this.data.push(line.slice(6));
-      this.hasData = true;
+      this.addData(line.slice(6));
       return undefined;
     }
     if (line.startsWith(':')) return undefined;
@@ -96,8 +107,7 @@ export class SseParser {
     if (value.startsWith(' ')) value = value.slice(1);
     switch (field) {
       case 'data':
-        this.data.push(value);
-        this.hasData = true;
+        this.addData(value);
         break;
       case 'event':
         this.event = value;
@@ -114,14 +124,20 @@ export class SseParser {
     return undefined;
   }
 
+  private addData(value: string): void {
+    this.data = this.hasData ? `${this.data}\n${value}` : value;
+    this.hasData = true;
+  }
+
   private dispatch(): SseEvent | undefined {
     const hasData = this.hasData;
-    const data = this.data;
-    const event: SseEvent = { data: data.length === 1 ? (data[0] as string) : data.join('\n') };
-    if (this.event !== undefined && this.event !== '') event.event = this.event;
+    const type = this.event;
+    // One object literal per shape (no property added afterwards, which would change its shape).
+    const event: SseEvent =
+      type !== undefined && type !== '' ? { data: this.data, event: type } : { data: this.data };
     if (this.id !== undefined) event.id = this.id;
     if (this.retry !== undefined) event.retry = this.retry;
-    data.length = 0;
+    this.data = '';
     this.hasData = false;
     this.event = undefined;
     this.retry = undefined;
