@@ -15,9 +15,14 @@ export interface ProviderVendorsArgs {
   warmup: number;
 }
 
+/** A sample with this process's CPU time (user + system) for the stream, less shifted by load. */
+export interface VendorSample extends ProviderPathSample {
+  cpuMs: number;
+}
+
 export interface VendorResult {
-  adk: ProviderPathSample[];
-  baseline: ProviderPathSample[];
+  adk: VendorSample[];
+  baseline: VendorSample[];
   adkPartials: number;
   adkTextLength: number;
   baselineEvents: number;
@@ -105,10 +110,13 @@ const request = (model: string): LlmRequest => ({
   config: {},
 });
 
-async function throughAdk(
-  model: Llm,
-  counts: { partials: number; text: number },
-): Promise<ProviderPathSample> {
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+async function throughAdk(model: Llm, counts: { partials: number; text: number }): Promise<VendorSample> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let firstMs = Number.NaN;
   let partials = 0;
@@ -121,14 +129,15 @@ async function throughAdk(
   }
   counts.partials = partials;
   counts.text = text;
-  return { firstMs, totalMs: performance.now() - start };
+  return { firstMs, totalMs: performance.now() - start, cpuMs: cpuMsSince(cpu) };
 }
 
 /** The baseline: fetch, split the SSE events, JSON.parse each event's `data:` line. */
 async function throughFetch(
   raw: { url: string; init: RequestInit },
   counts: { events: number },
-): Promise<ProviderPathSample> {
+): Promise<VendorSample> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let firstMs = Number.NaN;
   const response = await fetch(raw.url, { method: 'POST', ...raw.init });
@@ -151,7 +160,7 @@ async function throughFetch(
     }
   }
   counts.events = events;
-  return { firstMs, totalMs: performance.now() - start };
+  return { firstMs, totalMs: performance.now() - start, cpuMs: cpuMsSince(cpu) };
 }
 
 async function main(): Promise<void> {
