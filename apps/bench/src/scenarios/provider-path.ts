@@ -163,6 +163,9 @@ async function eachVendor(report: ReturnType<typeof newReport>, config: Paramete
       );
       const ratio = median(ratios);
       const firstOverhead = median(firstOverheads);
+      const firstCpuOverheads = result.adk.map(
+        (s, i) => s.firstCpuMs - (result.baseline[i]?.firstCpuMs ?? Number.NaN),
+      );
       const cpuRatios = result.adk.map((s, i) => s.cpuMs / (result.baseline[i]?.cpuMs ?? Number.NaN));
       rows.push([
         VENDOR_LABELS[vendor],
@@ -173,6 +176,7 @@ async function eachVendor(report: ReturnType<typeof newReport>, config: Paramete
         fmtMs(adkTotal),
         fmtMs(baseTotal),
         `${ratio.toFixed(2)}× (${percentile(ratios, 25).toFixed(2)}–${percentile(ratios, 75).toFixed(2)})`,
+        `${fmtMs(median(firstCpuOverheads))} (${fmtMs(percentile(firstCpuOverheads, 25))} to ${fmtMs(percentile(firstCpuOverheads, 75))})`,
         `${median(cpuRatios).toFixed(2)}× (${percentile(cpuRatios, 25).toFixed(2)}–${percentile(cpuRatios, 75).toFixed(2)})`,
       ]);
       report.checks.push(
@@ -194,7 +198,7 @@ async function eachVendor(report: ReturnType<typeof newReport>, config: Paramete
     }
     const loadAfter = loadavg()[0] ?? Number.NaN;
     report.tables.push({
-      caption: `Each vendor's streaming wire format, ${deltas} text deltas per response (in that vendor's framing), read ${args.iterations} times through the provider and through its baseline (bare \`fetch\` + SSE split + \`JSON.parse\` of every event's \`data:\` line), alternating; medians. The overhead to first event and the ratio are medians over the ${args.iterations} pairs of neighbouring runs, with their interquartile range; the CPU-time ratio compares the client process's CPU time (user + system) for each stream, which other processes on the machine shift far less than wall time. Load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+      caption: `Each vendor's streaming wire format, ${deltas} text deltas per response (in that vendor's framing), read ${args.iterations} times through the provider and through its baseline (bare \`fetch\` + SSE split + \`JSON.parse\` of every event's \`data:\` line), alternating; medians. The overhead to first event and the ratio are medians over the ${args.iterations} pairs of neighbouring runs, with their interquartile range; the CPU-time columns compare the client process's CPU time (user + system) for each stream (and until its first event), which other processes on the machine shift far less than wall time. Load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
       headers: [
         'provider',
         'events',
@@ -204,6 +208,7 @@ async function eachVendor(report: ReturnType<typeof newReport>, config: Paramete
         'total',
         'baseline total',
         'ratio',
+        'first-event CPU overhead',
         'CPU-time ratio',
       ],
       rows,
