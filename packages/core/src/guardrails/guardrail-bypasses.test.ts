@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type Content,
+  type Event,
+  FunctionTool,
+  type Guardrail,
+  type InMemoryMemoryService,
+  InMemorySessionService,
+  LiveRequestQueue,
+  LlmAgent,
+  Runner,
+  userContent,
+} from '../index.js';
+import { functionCallResponse, ScriptedLiveModel, ScriptedModel } from '../testing/index.js';
+
+// The bypasses a review found (issue #38): each test fails without its fix.
+
+const CARD = '4111 1111 1111 1111';
+
+/** The text parts of a content, as the built-in detectors read it (calls and responses are not text). */
+function textOf(content: Content): string {
+  return content.parts.map((p) => p.text ?? '').join('');
+}
+
+/** Redacts the test card number in text parts, results and arguments (as a PII detector does). */
+const redactCard: Guardrail = {
+  name: 'card',
+  check(subject) {
+    if (subject.point === 'input' || subject.point === 'output') {
+      if (!textOf(subject.content).includes(CARD)) return;
+      return {
+        action: 'rewrite',
+        value: {
+          ...subject.content,
+          parts: subject.content.parts.map((p) =>
+            p.text === undefined ? p : { ...p, text: p.text.replaceAll(CARD, '[payment_card]') },
+          ),
+        },
+        findings: [{ entity: 'payment_card', count: 1 }],
+      };
+    }
+    const value = subject.point === 'toolInput' ? subject.args : subject.result;
+    const json = JSON.stringify(value);
+    if (!json.includes(CARD)) return;
+    return { action: 'rewrite', value: JSON.parse(json.replaceAll(CARD, '[payment_card]')) };
+  },
+};
+
+/** Trips when the text (or a tool's arguments or result) holds `word`. */
+function tripOn(word: string, name = 'marker', runInParallel = false): Guardrail {
+  return {
+    name,
+    runInParallel,
+    check(subject) {
+      const seen =
+        subject.point === 'input' || subject.point === 'output'
+          ? textOf(subject.content)
+          : JSON.stringify(subject.point === 'toolInput' ? subject.args : subject.result);
+      if (seen.includes(word)) return { action: 'tripwire', reason: `${name} found` };
+    },
+  };
+}
+
+async function collect(runner: Runner, text: string) {
+  const events: Event[] = [];
+  for await (const e of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent(text) }))
+    events.push(e);
+  const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+  return { events, session: session!, stored: JSON.stringify(session!.events) };
+}
+
+function runnerFor(agent: LlmAgent, memory?: InMemoryMemoryService) {
+  return new Runner({
+    appName: 'app',
+    agent,
+    sessionService: new InMemorySessionService(),
+    autoCreateSession: true,
+    ...(memory ? { memoryService: memory } : {}),
+  });
+}
+
+describe('set_model_response answers pass the output guardrails', () => {
+  const card = z.object({ holder: z.string(), number: z.string() });
+  const noop = new FunctionTool({
+    name: 'lookup',
+    description: '',
+    parameters: z.object({}),
+    execute: () => ({ ok: true }),
+  });
+
+  it('a rewrite is what the call, the final event, its output and the output key hold', async () => {
+    const model = new ScriptedModel([
+      functionCallResponse('set_model_response', { holder: 'Ann', number: CARD }),
+    ]);
+    const agent = new LlmAgent({
+      name: 'a',
+      model,
+      tools: [noop],
+      outputSchema: card,
+      outputKey: 'card',
+      outputGuardrails: [redactCard],
+    });
+    const { events, session, stored } = await collect(runnerFor(agent), 'card?');
+    expect(stored).not.toContain(CARD);
+    expect(JSON.stringify(events)).not.toContain(CARD);
+    expect(session.state.card).toEqual({ holder: 'Ann', number: '[payment_card]' });
+    const final = events.at(-1);
+    expect(final?.output).toEqual({ holder: 'Ann', number: '[payment_card]' });
+    expect(JSON.parse(final?.content?.parts[0]?.text ?? '')).toEqual({
+      holder: 'Ann',
+      number: '[payment_card]',
+    });
+    const call = events.find((e) => e.content?.parts[0]?.functionCall);
+    expect(call?.customMetadata?.adkGuardrails).toMatchObject([
+      { guardrail: 'card', point: 'output', action: 'rewrite' },
+    ]);
+  });
+
+  it('a tripwire stores nothing of the answer and writes no output key', async () => {
+    const model = new ScriptedModel([
+      functionCallResponse('set_model_response', { holder: 'the secret plan', number: '1' }),
+    ]);
+    const agent = new LlmAgent({
+      name: 'a',
+      model,
+      tools: [noop],
+      outputSchema: card,
+      outputKey: 'card',
+      outputGuardrails: [tripOn('secret plan', 'leak')],
+    });
+    const { events, session, stored } = await collect(runnerFor(agent), 'card?');
+    expect(events.at(-1)).toMatchObject({
+      errorCode: 'GUARDRAIL_TRIPPED',
+      customMetadata: { adkGuardrails: [{ guardrail: 'leak', point: 'output', action: 'tripwire' }] },
+    });
+    expect(stored).not.toContain('secret plan');
+    expect(session.state.card).toBeUndefined();
+  });
+});
