@@ -14,7 +14,12 @@ import {
 } from '../errors/errors.js';
 import type { Content, FunctionCall, FunctionResponseScheduling, Part } from '../events/content.js';
 import { createEvent, type Event, type EventActions, eventFunctionCalls } from '../events/event.js';
-import { checkInput } from '../guardrails/run-guardrails.js';
+import {
+  GUARDRAILS_METADATA_KEY,
+  type GuardrailRecord,
+  isGuardrailTripped,
+} from '../guardrails/guardrail.js';
+import { checkInput, checkToolResult } from '../guardrails/run-guardrails.js';
 import type { LlmResponse } from '../models/llm.js';
 import type { LlmConnection } from '../models/llm-connection.js';
 import { supportsLive } from '../models/llm-connection.js';
@@ -439,6 +444,12 @@ export async function* runLiveFlow(
     const outcome = runCall(callCtx, call, resolved.byName, agent.callbacks, undefined, onStream);
     return unlessAborted(outcome, callController.signal)
       .catch((error: unknown) => {
+        // A tool guardrail's tripwire ends the session, as it ends a run.
+        if (isGuardrailTripped(error)) {
+          running.cancelled = true;
+          failed(error);
+          return undefined;
+        }
         // A plugin failing a call (or anything unexpected) fails this call only.
         const response = { error: `Tool "${call.name}" failed: ${describeError(error)}` };
         return { call, response, actions: { stateDelta: {}, artifactDelta: {} } } as CallOutcome;
@@ -459,12 +470,17 @@ export async function* runLiveFlow(
     const scheduling: FunctionResponseScheduling = tool.scheduling ?? 'WHEN_IDLE';
     const callSignal = running.controller.signal;
     const iterator = stream[Symbol.asyncIterator]();
-    const respond = (response: Record<string, unknown>, willContinue: boolean) => {
+    const respond = (
+      response: Record<string, unknown>,
+      willContinue: boolean,
+      records?: GuardrailRecord[],
+    ) => {
       const content: Content = {
         role: 'user',
         parts: [{ functionResponse: { id: call.id, name: call.name, response, willContinue, scheduling } }],
       };
-      pushEvent(makeEvent({ content }), () => {
+      const metadata = records?.length ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: records } } : {};
+      pushEvent(makeEvent({ content, ...metadata }), () => {
         if (!running.cancelled) void send((c) => c.sendContent(content));
       });
     };
@@ -477,16 +493,25 @@ export async function* runLiveFlow(
           break;
         }
         let response = asResponse(next.value);
+        // Each chunk passes the tool-output guardrails before anything sees it (a tripwire throws).
+        const records: GuardrailRecord[] = [];
+        response = await checkToolResult(ctx, toolCtx, tool.name, call.id, call.args, response, records);
+        if (running.cancelled || callSignal.aborted) break;
         const afterArgs = { tool, args: call.args, context: toolCtx, result: response };
         response =
           (await ctx.pluginManager.afterTool(afterArgs)) ??
           (await firstResult(agent.callbacks.afterTool, afterArgs)) ??
           response;
         if (running.cancelled || callSignal.aborted) break;
-        respond(response, true);
+        respond(response, true, records);
       }
     } catch (error) {
-      if (!running.cancelled && !callSignal.aborted)
+      if (isGuardrailTripped(error)) {
+        // The chunk is never sent: the call stops and the session ends with the tripwire.
+        running.cancelled = true;
+        running.controller.abort(error);
+        failed(error);
+      } else if (!running.cancelled && !callSignal.aborted)
         respond({ error: `Tool "${call.name}" failed: ${describeError(error)}` }, false);
     } finally {
       if (callSignal.aborted) iterator.return?.()?.catch?.(() => undefined);
@@ -543,7 +568,12 @@ export async function* runLiveFlow(
     const actions: EventActions = mergeActions(done.map((o) => o.actions));
     if (parts.length === 0 && !isStoredLiveEvent(makeEvent({ actions }))) return;
     const content: Content | undefined = parts.length > 0 ? { role: 'user', parts } : undefined;
-    const event = makeEvent({ ...(content ? { content } : {}), actions });
+    const records = done.flatMap((o) => o.guardrails ?? []);
+    const event = makeEvent({
+      ...(content ? { content } : {}),
+      actions,
+      ...(records.length > 0 ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: records } } : {}),
+    });
     // A transfer ends this agent's connection: its response is kept in the session only.
     const after =
       content && !actions.transferToAgent ? () => void send((c) => c.sendContent(content)) : undefined;
