@@ -1,5 +1,6 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
+import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext } from '../agents/invocation-context.js';
 import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
@@ -19,7 +20,7 @@ import {
   type GuardrailRecord,
   isGuardrailTripped,
 } from '../guardrails/guardrail.js';
-import { checkInput, checkToolResult } from '../guardrails/run-guardrails.js';
+import { checkInput, checkToolResult, type InputGate, startInputGate } from '../guardrails/run-guardrails.js';
 import type { LlmResponse } from '../models/llm.js';
 import type { LlmConnection } from '../models/llm-connection.js';
 import { supportsLive } from '../models/llm-connection.js';
@@ -63,6 +64,8 @@ export function isStoredLiveEvent(event: Event): boolean {
 
 type Item =
   | { kind: 'event'; event: Event; after?: () => void }
+  /** A user message already sent that input guardrails still check beside the model: stored once they pass. */
+  | { kind: 'gated'; event: Event; gate: InputGate; context: CallbackContext }
   | { kind: 'goAway'; gen: number }
   | { kind: 'closed'; gen: number; error?: unknown }
   | { kind: 'queueClosed' }
@@ -587,29 +590,49 @@ export async function* runLiveFlow(
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
         content = (await ctx.pluginManager.onUserMessage({ context: ctx, message: content })) ?? content;
       }
-      // Input guardrails before the text is committed and sent; a tripwire ends the session.
+      // Input guardrails before the text is committed and sent; a tripwire ends the session. What
+      // the checks record (state, rewrites) is committed with the message.
+      let checked: Awaited<ReturnType<typeof checkInput>>;
       if (content.role === 'user' && hasUserText(content)) {
-        const checked = await checkInput(ctx, ctx.rootAgent, content);
-        if (checked && checked.records.length > 0) content = checked.message;
+        checked = await checkInput(ctx, ctx.rootAgent, content);
+        if (checked) content = checked.message;
       }
       const message = content;
+      const delta = checked?.context.actions.stateDelta;
       const event = createEvent({
         invocationId: ctx.invocationId,
         author: 'user',
         branch: ctx.branch,
         content,
+        ...(delta && Object.keys(delta).length > 0
+          ? { actions: { stateDelta: { ...delta }, artifactDelta: {} } }
+          : {}),
+        ...(checked && checked.records.length > 0
+          ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: checked.records } }
+          : {}),
       });
-      // Committed before it is sent, so the session never misses what the model has seen.
-      let sent!: Promise<void>;
-      const committed = new Promise<void>((resolve) => {
-        pushEvent(event, () => {
-          sent = send((c) => c.sendContent(message));
-          resolve();
+      if (checked && checked.parallel.length > 0) {
+        // Checks beside the model (docs/decisions/0030-guardrails.md): the text is sent at once and
+        // stored once they pass; a tripwire ends the session and nothing of the message is stored.
+        const gate = startInputGate(checked.parallel, message, checked.context);
+        void gate.done.then((tripped) => {
+          if (tripped) failed(tripped);
         });
-      });
-      await unlessAborted(committed, signal);
-      if (signal.aborted) return;
-      await sent;
+        channel.push({ kind: 'gated', event, gate, context: checked.context });
+        await send((c) => c.sendContent(message));
+      } else {
+        // Committed before it is sent, so the session never misses what the model has seen.
+        let sent!: Promise<void>;
+        const committed = new Promise<void>((resolve) => {
+          pushEvent(event, () => {
+            sent = send((c) => c.sendContent(message));
+            resolve();
+          });
+        });
+        await unlessAborted(committed, signal);
+        if (signal.aborted) return;
+        await sent;
+      }
     }
     if (request.blob) {
       const blob = request.blob;
@@ -687,11 +710,38 @@ export async function* runLiveFlow(
       if (signal.aborted) return;
     }
     void forwardQueue();
+    /** A sent user message whose parallel input checks still run: stored before the next stored event. */
+    let gated: Extract<Item, { kind: 'gated' }> | undefined;
+    const settleGated = async (): Promise<Event | undefined> => {
+      const held = gated;
+      if (!held) return undefined;
+      gated = undefined;
+      const tripped = await unlessAborted(held.gate.done, signal);
+      if (tripped) throw tripped;
+      if (signal.aborted) return undefined;
+      // State the parallel checks recorded is committed with the message too.
+      const delta = held.context.actions.stateDelta;
+      if (Object.keys(delta).length === 0) return held.event;
+      return {
+        ...held.event,
+        actions: { ...held.event.actions, stateDelta: { ...held.event.actions.stateDelta, ...delta } },
+      };
+    };
     for (;;) {
       const item = await channel.next(signal);
       if (!item) return;
       switch (item.kind) {
+        case 'gated': {
+          const earlier = await settleGated();
+          if (earlier) yield earlier;
+          gated = item;
+          break;
+        }
         case 'event': {
+          if (gated && isStoredLiveEvent(item.event)) {
+            const held = await settleGated();
+            if (held) yield held;
+          }
           yield item.event;
           item.after?.();
           const transfer = item.event.author === agent.name ? item.event.actions.transferToAgent : undefined;
@@ -724,16 +774,24 @@ export async function* runLiveFlow(
             await reconnectAfter(item.error, true);
             break;
           }
-          if (item.error === undefined) return; // the server ended the session
+          if (item.error === undefined) {
+            // The server ended the session.
+            const held = await settleGated();
+            if (held) yield held;
+            return;
+          }
           if (!isRecoverable(item.error)) throw item.error;
           await reconnectAfter(item.error, false);
           break;
-        case 'queueClosed':
+        case 'queueClosed': {
           // Everything queued before the close has been sent (the queue is forwarded in order);
           // what the model had already answered is still recorded.
+          const held = await settleGated();
+          if (held) yield held;
           await cleanup();
           yield* pendingEvents(channel);
           return;
+        }
         case 'failed':
           throw item.error;
       }

@@ -434,7 +434,17 @@ export async function checkLiveContent(
 ): Promise<{ content: Content; records: GuardrailRecord[]; context: CallbackContext } | undefined> {
   if (author === 'user') {
     const checked = await checkInput(ctx, root, content);
-    return checked && { content: checked.message, records: checked.records, context: checked.context };
+    if (!checked) return undefined;
+    // Speech the model has already heard: the checks that would run beside a model call run now,
+    // before the transcript is stored (a rewrite from one trips, as beside a call).
+    if (checked.parallel.length > 0) {
+      const tripped = await startInputGate(checked.parallel, checked.message, checked.context).done;
+      if (tripped) {
+        tripped.stateDelta = withoutTempKeys(checked.context.actions.stateDelta);
+        throw tripped;
+      }
+    }
+    return { content: checked.message, records: checked.records, context: checked.context };
   }
   const agent = root.findAgent(author) ?? ctx.agent;
   const output = guardrailsAt(ctx, agent, 'output');
