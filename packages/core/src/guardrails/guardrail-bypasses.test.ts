@@ -6,6 +6,7 @@ import {
   FunctionTool,
   type Guardrail,
   InMemoryMemoryService,
+  InMemoryRunStore,
   InMemorySessionService,
   LiveRequestQueue,
   LlmAgent,
@@ -422,5 +423,98 @@ describe('a parallel input guardrail that trips leaves nothing of the message', 
     expect(session.events.map((e) => e.author)).toEqual(['user', 'a']);
     expect(session.events[0]?.content?.parts[0]?.text).toBe('hi');
     expect(session.state).toMatchObject({ seen: 1, blocking: 1 });
+  });
+});
+
+describe('durable runs with input guardrails recover before the message is committed', () => {
+  /** Two runners on one session store and one run store stand for two processes. */
+  function world(hangIn: 'blocking' | 'parallel') {
+    const sessionService = new InMemorySessionService();
+    const runStore = new InMemoryRunStore();
+    let crashed = true;
+    let checks = 0;
+    const check: Guardrail['check'] = (subject) => {
+      checks++;
+      // The first process dies inside the check: it never answers.
+      if (crashed) return new Promise(() => {});
+      return redactCard.check(subject, undefined as never);
+    };
+    const model = new ScriptedModel({
+      respond: (request) => `heard: ${request.contents.at(-1)?.parts[0]?.text}`,
+    });
+    const runner = (instanceId: string) =>
+      new Runner({
+        appName: 'app',
+        agent: new LlmAgent({
+          name: 'a',
+          model,
+          inputGuardrails: [
+            hangIn === 'blocking' ? { name: 'card', check } : redactCard,
+            ...(hangIn === 'parallel' ? [{ name: 'slow', runInParallel: true, check }] : []),
+          ],
+        }),
+        sessionService,
+        runStore,
+        autoCreateSession: true,
+        instanceId,
+      });
+    return {
+      runner,
+      runStore,
+      checks: () => checks,
+      recover: () => {
+        crashed = false;
+      },
+      session: () => sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }),
+    };
+  }
+
+  async function until(check: () => boolean): Promise<void> {
+    for (let i = 0; i < 2000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(check()).toBe(true);
+  }
+
+  it('a crash while a parallel check runs: the recovered run answers the (redacted) message', async () => {
+    const w = world('parallel');
+    const run = await w.runner('process-a').startRun({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent(`pay with ${CARD}`),
+    });
+    await until(() => w.checks() === 1);
+    w.recover();
+    const second = w.runner('process-b');
+    expect((await second.recoverRuns()).map((r) => r.id)).toEqual([run.id]);
+    const tail = second.runEvents(run.id);
+    let step = await tail.next();
+    while (!step.done) step = await tail.next();
+    expect(step.value.status).toBe('succeeded');
+    const session = await w.session();
+    const texts = session!.events.map((e) => e.content?.parts[0]?.text);
+    expect(texts).toEqual(['pay with [payment_card]', 'heard: pay with [payment_card]']);
+    expect(JSON.stringify(session)).not.toContain(CARD);
+    expect(JSON.stringify(await w.runStore.getRun({ appName: 'app', runId: run.id }))).not.toContain(CARD);
+  });
+
+  it('a crash while a blocking check runs: the message was kept nowhere, the run ends failed and says so', async () => {
+    const w = world('blocking');
+    const run = await w.runner('process-a').startRun({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent(`pay with ${CARD}`),
+    });
+    await until(() => w.checks() === 1);
+    w.recover();
+    const second = w.runner('process-b');
+    await second.recoverRuns();
+    const tail = second.runEvents(run.id);
+    let step = await tail.next();
+    while (!step.done) step = await tail.next();
+    // Not an answer to the conversation without the message.
+    expect(step.value.status).toBe('failed');
+    expect(step.value.error?.code).toBe('INTERRUPTED');
+    const session = await w.session();
+    expect(session!.events.some((e) => e.content)).toBe(false);
+    expect(JSON.stringify(await w.runStore.getRun({ appName: 'app', runId: run.id }))).not.toContain(CARD);
   });
 });

@@ -331,6 +331,23 @@ export class Runner {
       return;
     }
     const { newMessage, stateDelta, runConfig } = record.input;
+    // It stopped while input guardrails checked its message, which no store keeps before they
+    // pass: it cannot be answered (answering the history without it would be wrong).
+    if (
+      record.input.messageWithheld &&
+      !newMessage &&
+      !session?.events.some((e) => e.invocationId === record.invocationId)
+    ) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: { code: 'INTERRUPTED', message: WITHHELD_MESSAGE },
+        },
+      );
+      return;
+    }
     const params: RunParams = {
       userId: record.userId,
       sessionId: record.sessionId,
@@ -367,8 +384,21 @@ export class Runner {
     return this.runs.events(runId, options);
   }
 
-  private readonly runBody = (params: RunParams, started: () => Promise<void>, end: RunTracker['end']) =>
-    this.exclusive(params, () => this.runExclusive(params), started, false, end);
+  private readonly runBody = (
+    params: RunParams,
+    started: () => Promise<void>,
+    end: RunTracker['end'],
+    tracker?: RunTracker,
+  ) =>
+    this.exclusive(
+      params,
+      // The caller observes the events; the run keeps its record's input up to date.
+      () =>
+        this.runExclusive(params, tracker && { record: tracker.record, replaceInput: tracker.replaceInput }),
+      started,
+      false,
+      end,
+    );
 
   /**
    * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.5):
@@ -508,7 +538,7 @@ export class Runner {
 
   private async *runExclusive(
     params: RunParams,
-    tracker?: RunTracker,
+    tracker?: Pick<RunTracker, 'record' | 'replaceInput'> & Partial<Pick<RunTracker, 'observe'>>,
   ): AsyncGenerator<Event, void, undefined> {
     if (!optionalModulesLoaded) {
       await Promise.all([loadTelemetry(), loadZod()]);
@@ -605,7 +635,12 @@ export class Runner {
         if (checked && checked.message !== message) {
           message = checked.message;
           ctx = new InvocationContext({ ...ctx, userContent: message });
-          await tracker?.replaceInput?.({ ...tracker.record.input, newMessage: message });
+        }
+        // The record keeps the checked message until the log has it, so a run that stops before
+        // (a crash while a check beside the model still runs) is recovered with it.
+        if (checked && tracker?.replaceInput && tracker.record.input.newMessage !== message) {
+          const { messageWithheld: _checked, ...rest } = tracker.record.input;
+          await tracker.replaceInput({ ...rest, newMessage: message });
         }
         const userEvent = createEvent({
           invocationId,
@@ -1116,6 +1151,9 @@ async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<vo
     // Recorded on the run.
   }
 }
+
+const WITHHELD_MESSAGE =
+  'The process running it stopped while input guardrails checked its message, which is kept nowhere until they pass; send the message again';
 
 const SUPERSEDED_MESSAGE = 'The process running it stopped, and later runs of the session went on without it';
 
