@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BaseAgent,
   type Content,
   type Event,
   FunctionTool,
@@ -11,7 +12,10 @@ import {
   LiveRequestQueue,
   LlmAgent,
   Runner,
+  START,
   userContent,
+  Workflow,
+  node as workflowNode,
 } from '../index.js';
 import { functionCallResponse, ScriptedLiveModel, ScriptedModel } from '../testing/index.js';
 
@@ -71,7 +75,7 @@ async function collect(runner: Runner, text: string) {
   return { events, session: session!, stored: JSON.stringify(session!.events) };
 }
 
-function runnerFor(agent: LlmAgent, memory?: InMemoryMemoryService) {
+function runnerFor(agent: BaseAgent, memory?: InMemoryMemoryService) {
   return new Runner({
     appName: 'app',
     agent,
@@ -516,5 +520,88 @@ describe('durable runs with input guardrails recover before the message is commi
     const session = await w.session();
     expect(session!.events.some((e) => e.content)).toBe(false);
     expect(JSON.stringify(await w.runStore.getRun({ appName: 'app', runId: run.id }))).not.toContain(CARD);
+  });
+});
+
+describe('guardrails of LlmAgent nodes inside a Workflow', () => {
+  it("a node's input guardrails check the user's message (trip: no node runs)", async () => {
+    const model = new ScriptedModel(['never']);
+    const wf = new Workflow({
+      name: 'wf',
+      edges: [START, new LlmAgent({ name: 'writer', model, inputGuardrails: [tripOn('SECRET-WORD')] })],
+    });
+    const { events, stored } = await collect(runnerFor(wf), 'tell me SECRET-WORD');
+    expect(events.at(-1)).toMatchObject({ errorCode: 'GUARDRAIL_TRIPPED' });
+    expect(model.requests).toHaveLength(0);
+    expect(stored).not.toContain('tell me');
+  });
+
+  it("a node's tool guardrails redact a tool result and trip on a call, inside the workflow run", async () => {
+    const lookup = new FunctionTool({
+      name: 'lookup',
+      description: '',
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => ({ card: q === 'card' ? CARD : 'rm -rf /' }),
+    });
+    const redacting = new ScriptedModel([functionCallResponse('lookup', { q: 'card' }), 'done']);
+    const first = new Workflow({
+      name: 'wf',
+      edges: [
+        START,
+        new LlmAgent({
+          name: 'node',
+          model: redacting,
+          tools: [lookup],
+          toolGuardrails: [{ ...redactCard, points: ['toolOutput'] }],
+        }),
+      ],
+    });
+    const redacted = await collect(runnerFor(first), 'go');
+    expect(redacted.stored).not.toContain(CARD);
+    expect(JSON.stringify(redacting.requests[1])).toContain('[payment_card]');
+    expect(redacted.events.at(-1)?.content?.parts[0]?.text).toBe('done');
+
+    const tripping = new ScriptedModel([functionCallResponse('lookup', { q: 'other' }), 'obeyed']);
+    const after = new ScriptedModel(['later']);
+    const second = new Workflow({
+      name: 'wf',
+      edges: [
+        START,
+        new LlmAgent({
+          name: 'node',
+          model: tripping,
+          tools: [lookup],
+          toolGuardrails: [tripOn('rm -rf', 'shell')],
+        }),
+        new LlmAgent({ name: 'next', model: after }),
+      ],
+    });
+    const tripped = await collect(runnerFor(second), 'go');
+    expect(tripped.events.at(-1)).toMatchObject({
+      errorCode: 'GUARDRAIL_TRIPPED',
+      customMetadata: { adkGuardrails: [{ guardrail: 'shell', point: 'toolOutput' }] },
+    });
+    expect(tripping.requests).toHaveLength(1);
+    expect(after.requests).toHaveLength(0);
+    expect(tripped.stored).not.toContain('rm -rf');
+  });
+});
+
+describe('a tripwire in a Workflow node with a retry policy', () => {
+  it('is not retried: the node runs once', async () => {
+    const model = new ScriptedModel(['forbidden', 'forbidden again']);
+    const node = new LlmAgent({ name: 'one', model, outputGuardrails: [tripOn('forbidden')] });
+    const wf = new Workflow({
+      name: 'wf',
+      edges: [
+        START,
+        workflowNode(node, {
+          retryConfig: { maxAttempts: 3, initialDelay: 0.001, maxDelay: 0.01, jitter: 0 },
+        }),
+      ],
+    });
+    const { events } = await collect(runnerFor(wf), 'go');
+    expect(model.requests).toHaveLength(1);
+    expect(events.filter((e) => e.errorCode === 'GUARDRAIL_TRIPPED')).toHaveLength(1);
   });
 });
