@@ -169,6 +169,27 @@ describe.each(clients)('createAgUiHandler with $name', ({ HttpAgent, schemas, v1
     expect(session?.state).toMatchObject({ theme: 'dark', remembered: 'apples' });
   });
 
+  it("ignores the client's writes to app:, temp:, user: and the framework's adk_ keys", async () => {
+    const agent = newAgent({
+      theme: 'light',
+      'app:price': 0,
+      'temp:scratch': 'x',
+      'user:plan': 'gold',
+      adk_budget: { tokens: 0 },
+      'user:adk_budget': { tokens: 0 },
+    });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'hello' });
+    await agent.runAgent();
+    const session = await runner.sessionService.getSession({
+      appName: 'helper',
+      userId: 'user',
+      sessionId: agent.threadId,
+    });
+    expect(session?.state.theme).toBe('light');
+    for (const key of ['app:price', 'temp:scratch', 'user:plan', 'adk_budget', 'user:adk_budget'])
+      expect(session?.state[key], key).toBeUndefined();
+  });
+
   it('opening a thread with no new message sends MESSAGES_SNAPSHOT of the session', async () => {
     const first = newAgent();
     first.addMessage({ id: 'u1', role: 'user', content: 'hello there' });

@@ -15,8 +15,17 @@ import { AgUiTranslator } from './translate.js';
 
 export interface AgUiHandlerOptions {
   runner: Runner;
-  /** The user a thread belongs to, from the request; else `forwardedProps.userId`, else `'user'`. */
+  /**
+   * The user a thread belongs to, from the request; else `forwardedProps.userId` with
+   * `trustClientUserId`, else `'user'`.
+   */
   resolveUserId?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * Take `forwardedProps.userId` from the client when `resolveUserId` gives none. Default false: a
+   * client could otherwise open any user's threads. `adk web` and `api_server` set it, as their
+   * `/run_sse` takes the user from the request too.
+   */
+  trustClientUserId?: boolean;
   /**
    * Declare the client's tools (`RunAgentInput.tools`) to every LlmAgent of the app (adds a
    * `FrontendToolset` to each; default true). With false, agents see them only where the app put a
@@ -29,6 +38,11 @@ export interface AgUiHandlerOptions {
   bodyLimit?: number;
   /** Stream the model's text as it comes. Default true. */
   streaming?: boolean;
+  /**
+   * Let the client's `state` write `user:` keys (shared by every session of the user). Default
+   * false. `app:`, `temp:` and the framework's `adk_` keys are never written from a client.
+   */
+  allowUserState?: boolean;
 }
 
 /** A Fetch-API handler of AG-UI for one ADK app: `RunAgentInput` in, AG-UI events as SSE out. */
@@ -89,13 +103,13 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
       const forwarded = input.forwardedProps as Record<string, unknown> | undefined;
       const userId =
         (await options.resolveUserId?.(request)) ??
-        (typeof forwarded?.userId === 'string' ? forwarded.userId : undefined) ??
+        (options.trustClientUserId && typeof forwarded?.userId === 'string' ? forwarded.userId : undefined) ??
         'user';
       const key = { appName: runner.appName, userId, sessionId: input.threadId };
       const session: Session =
         (await runner.sessionService.getSession(key)) ?? (await runner.sessionService.createSession(key));
       const { content, results } = runMessage(input, session.events);
-      const delta = stateDelta(input, session.state);
+      const delta = stateDelta(input, session.state, options.allowUserState ?? false);
       const translator = new AgUiTranslator({
         threadId: input.threadId,
         runId: input.runId,

@@ -256,14 +256,31 @@ export function runMessage(input: AgUiRunInput, events: readonly Event[]): RunMe
   return { content: parts.length > 0 ? { role: 'user', parts } : undefined, results };
 }
 
-/** The input's `state` as a delta against the session's: only keys whose values differ. */
+/**
+ * Whether a client may write a state key: never `app:` (shared by every user), `temp:` (the
+ * invocation's scratch space) or the framework's own `adk_` keys (guardrail budgets…); `user:` keys
+ * only when the handler allows them.
+ */
+export function clientWritableKey(key: string, allowUserState: boolean): boolean {
+  if (key.startsWith('app:') || key.startsWith('temp:')) return false;
+  const bare = key.startsWith('user:') ? key.slice('user:'.length) : key;
+  if (bare.startsWith('adk_')) return false;
+  return allowUserState || !key.startsWith('user:');
+}
+
+/**
+ * The input's `state` as a delta against the session's: only keys whose values differ, and only
+ * keys a client may write (`clientWritableKey`; others are ignored).
+ */
 export function stateDelta(
   input: AgUiRunInput,
   current: Record<string, unknown>,
+  allowUserState = false,
 ): Record<string, unknown> | undefined {
   if (!isPlainObject(input.state)) return undefined;
   let delta: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(input.state)) {
+    if (!clientWritableKey(key, allowUserState)) continue;
     if (JSON.stringify(current[key]) === JSON.stringify(value)) continue;
     delta ??= {};
     delta[key] = value;

@@ -1,3 +1,4 @@
+import { InMemoryRunner, LlmAgent } from '@adk/core';
 import {
   type UIMessageChunk as AiChunk,
   lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -321,6 +322,35 @@ describe('createChatHandler with the AI SDK client', () => {
     const chunks = await settle(log);
     expect(chunks.find((c) => c.type === 'error')?.errorText).toMatch(/model down/);
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
+  });
+
+  it("ignores the client's userId unless told to trust it", async () => {
+    const runner = chatRunner();
+    const body = { id: 's-who', userId: 'mallory', messages: [userMessage('hi')], trigger: 'submit-message' };
+    await (await createChatHandler({ runner })(post(body))).text();
+    const key = { appName: runner.appName, sessionId: 's-who' };
+    expect(await runner.sessionService.getSession({ ...key, userId: 'user' })).toBeDefined();
+    expect(await runner.sessionService.getSession({ ...key, userId: 'mallory' })).toBeUndefined();
+    await (
+      await createChatHandler({ runner, trustClientUserId: true })(post({ ...body, id: 's-who2' }))
+    ).text();
+    expect(
+      await runner.sessionService.getSession({ ...key, sessionId: 's-who2', userId: 'mallory' }),
+    ).toBeDefined();
+  });
+
+  it("answers an app's configuration error with a JSON 500, never a throw", async () => {
+    const runner = new InMemoryRunner({
+      appName: 'chat',
+      agent: new LlmAgent({ name: 'assistant', model: 'no-such-provider-model' }),
+    });
+    const response = await createChatHandler({ runner })(
+      post({ id: 's-config', messages: [userMessage('hi')], trigger: 'submit-message' }),
+    );
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { code: string; error: string };
+    expect(body.code).toMatch(/MODEL_NOT_FOUND|PROVIDER_NOT_REGISTERED|CONFIG/);
+    expect(body.error).toContain('no-such-provider-model');
   });
 
   it('refuses malformed bodies with 400 and the reason', async () => {

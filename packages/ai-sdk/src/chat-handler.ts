@@ -19,10 +19,16 @@ export interface ChatHandlerOptions {
   runner: Runner;
   /**
    * The user the chat belongs to, from the request (a session cookie, a verified token). When it
-   * gives none, the body's `userId` (or the `userId` query parameter of GET routes) is taken, else
-   * `'user'`.
+   * gives none: the body's `userId` (or the `userId` query parameter of GET routes) with
+   * `trustClientUserId`, else `'user'`.
    */
   resolveUserId?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * Take the user id the client sends (body `userId`, query `userId`) when `resolveUserId` gives
+   * none. Default false: a client could otherwise read and write any user's chats. `adk web` and
+   * `api_server` set it, as their `/run_sse` takes the user from the request too.
+   */
+  trustClientUserId?: boolean;
   /**
    * Run chats in the background unless the body says otherwise (`background`): a client that goes
    * away does not stop the run, and can resume it. Default false: a disconnect cancels the run.
@@ -108,8 +114,17 @@ function errorResponse(error: unknown): Response {
   if (isAdkError(error, 'CONCURRENT_INVOCATION')) return jsonError(409, error.code, describeError(error));
   if (isAdkError(error, 'VALIDATION') || isAdkError(error, 'BAD_REQUEST'))
     return jsonError(400, error.code, describeError(error));
-  throw error;
+  // An answer to a paused call whose signature does not verify (pause signing).
+  if (isAdkError(error, 'FORBIDDEN')) return jsonError(403, error.code, describeError(error));
+  // Anything else (a configuration error of the app…) is the server's: a JSON 500, never a throw.
+  return jsonError(500, isAdkError(error) ? error.code : 'INTERNAL', describeError(error));
 }
+
+/** Lets the event loop serve other requests between two events (setImmediate is not a Web global). */
+const yieldToLoop: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Builds the chat handler of one app's runner. */
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
@@ -119,8 +134,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   const userOf = async (request: Request, fromBody?: string): Promise<string> =>
     (await options.resolveUserId?.(request)) ??
-    fromBody ??
-    new URL(request.url).searchParams.get('userId') ??
+    (options.trustClientUserId
+      ? (fromBody ?? new URL(request.url).searchParams.get('userId') ?? undefined)
+      : undefined) ??
     'user';
 
   const sessionOf = async (
@@ -238,7 +254,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           while (!next.done) {
             send(translator.push(next.value));
             // One macrotask per event keeps other requests served while runs stream.
-            await new Promise((resolve) => setImmediate(resolve));
+            await yieldToLoop();
             next = await events.next();
           }
           send(translator.finish());

@@ -58,6 +58,7 @@ import type {
   CodeConfig,
   LlmAgentConfig,
   LoopAgentConfig,
+  MemoryConfig,
   ToolConfig,
   WorkflowConfig,
 } from './types.js';
@@ -447,6 +448,16 @@ class ConfigBuilder {
       ...(config.output_key != null ? { outputKey: config.output_key } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(config.include_contents ? { includeContents: config.include_contents } : {}),
+      ...(config.memory
+        ? {
+            memory: memoryFrom(
+              config.memory,
+              config.memory.profile?.schema
+                ? await this.schema(config.memory.profile.schema, source, 'memory.profile.schema')
+                : undefined,
+            ),
+          }
+        : {}),
       ...(config.disallow_transfer_to_parent != null
         ? { disallowTransferToParent: config.disallow_transfer_to_parent }
         : {}),
@@ -1045,4 +1056,31 @@ function generateConfigFrom(raw: Record<string, unknown>, source: YamlSource): G
 /** Whether a folder is a YAML app (it has a `root_agent.yaml`). */
 export function isConfigApp(folder: string): boolean {
   return existsSync(join(folder, ROOT_AGENT_FILE));
+}
+
+/** `memory:` (validated by the schema) to `LlmAgentOptions['memory']`. */
+function memoryFrom(
+  config: MemoryConfig,
+  schema: z.ZodType<Record<string, unknown>> | undefined,
+): NonNullable<LlmAgentOptions['memory']> {
+  const memory: NonNullable<LlmAgentOptions['memory']> = {};
+  const profile = config.profile;
+  if (profile)
+    memory.profile = {
+      ...(profile.template !== undefined ? { template: profile.template } : {}),
+      ...(schema !== undefined ? { schema } : {}),
+      ...(profile.scope ? { scope: profile.scope } : {}),
+      ...(profile.state_key ? { stateKey: profile.state_key } : {}),
+      ...(profile.update ? { update: profile.update } : {}),
+    };
+  const recall = config.recall;
+  if (recall === true) memory.recall = true;
+  else if (recall && typeof recall === 'object')
+    memory.recall = {
+      ...(recall.top_k !== undefined ? { topK: recall.top_k } : {}),
+      ...(recall.neighbours !== undefined ? { neighbours: recall.neighbours } : {}),
+      ...(recall.min_score !== undefined ? { minScore: recall.min_score } : {}),
+      ...(recall.kinds !== undefined ? { kinds: recall.kinds } : {}),
+    };
+  return memory;
 }

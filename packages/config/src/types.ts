@@ -60,6 +60,27 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   output_guardrails?: CodeConfig[] | null;
   tool_guardrails?: CodeConfig[] | null;
   generate_content_config?: Record<string, unknown> | null;
+  /** LlmAgent.memory (docs/decisions/0037-agent-memory-prompt-position.md). */
+  memory?: MemoryConfig | null;
+}
+
+/** `memory:` of an LlmAgent config; every feature is off unless given. */
+export interface MemoryConfig {
+  recall?:
+    | boolean
+    | {
+        top_k?: number;
+        neighbours?: number;
+        min_score?: number;
+        kinds?: ('turn' | 'observation' | 'fact')[];
+      };
+  profile?: {
+    template?: string;
+    schema?: CodeConfig;
+    scope?: 'user' | 'session';
+    state_key?: string;
+    update?: 'tool' | 'background';
+  };
 }
 
 export interface LoopAgentConfig extends BaseAgentConfig {

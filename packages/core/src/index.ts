@@ -69,10 +69,15 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
+export * from './memory/jobs.js';
+export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
+export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
+export * from './models/hashing-embedder.js';
 export * from './models/llm.js';
 export * from './models/llm-connection.js';
 export * from './models/provider-options.js';
@@ -101,6 +106,25 @@ export * from './sessions/state.js';
 export * from './sessions/time-travel.js';
 export * from './sessions/typed-state.js';
 export * from './sessions/visible-events.js';
+export {
+  DEFAULT_MODEL_PRICES,
+  type ModelTokenPrice,
+  type PriceTable,
+  priceTable,
+  type TokenCounts,
+} from './telemetry/pricing.js';
+export {
+  EVENT_ID_ATTRIBUTE,
+  type StoredSpan,
+  spanSessionId,
+  type TraceListResult,
+  type TraceQuery,
+  type TraceRetention,
+  type TraceStore,
+  TraceSummarizer,
+  type TraceSummary,
+  traceMatches,
+} from './telemetry/trace-store.js';
 export { GenAi, type TraceContext } from './telemetry/tracing.js';
 export * from './tools/agent-tool.js';
 export * from './tools/base-tool.js';

@@ -329,6 +329,28 @@ describe('aiSdkModel', () => {
   });
 });
 
+describe('aiSdkModel streams', () => {
+  it("cancels the provider's stream when the consumer stops early", async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        controller.enqueue({ type: 'text-start', id: 't' });
+        controller.enqueue({ type: 'text-delta', id: 't', delta: 'Hel' });
+        controller.enqueue({ type: 'text-delta', id: 't', delta: 'lo' });
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const mock = new MockLanguageModelV4({ doStream: { stream } });
+    for await (const response of aiSdkModel(mock).generate(request, { stream: true })) {
+      expect(response.partial).toBe(true);
+      break;
+    }
+    expect(cancelled).toBe(true);
+  });
+});
+
 describe('aiSdkEmbedder', () => {
   it('embeds in batches of the model limit, in order', async () => {
     const mock = new MockEmbeddingModelV4({

@@ -51,14 +51,21 @@ export class AiSdkModel implements Llm {
       }
       const { stream } = await this.languageModel.doStream(call);
       const reader = stream.getReader();
+      let ended = false;
       try {
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) break;
+          if (done) {
+            ended = true;
+            break;
+          }
           const delta = accumulator.addPart(value);
           if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
         }
       } finally {
+        // A consumer that stops early (or a failure) cancels the provider's stream, closing its
+        // HTTP response, instead of leaving it open until it drains.
+        if (!ended) await reader.cancel().catch(() => undefined);
         reader.releaseLock();
       }
     } catch (error) {

@@ -15,7 +15,25 @@ export { type ListeningAdkServer, type ListenOptions, listenAdkServer } from './
 export { type AdkServerLogger, defaultLogger } from './server/logger.js';
 export type { ServerRunWorkerOptions } from './server/run-worker.js';
 export { normalizeDatabaseUrl } from './server/stores.js';
-export { InMemorySpanStore, type InMemorySpanStoreOptions, type SpanRecord } from './telemetry/span-store.js';
+export {
+  emitsLegacyGenAiNames,
+  GEN_AI_SEMCONV_VERSION,
+  GenAiMetricNames,
+  GenAiMetricsProcessor,
+} from './telemetry/gen-ai-metrics.js';
+export {
+  builtInRedactor,
+  type TextRedactor,
+  type TraceContentCapture,
+  traceContentFromEnv,
+} from './telemetry/redaction.js';
+export {
+  InMemorySpanStore,
+  type InMemorySpanStoreOptions,
+  type SpanListener,
+  type SpanRecord,
+} from './telemetry/span-store.js';
+export { TraceWriter, type TraceWriterOptions } from './telemetry/trace-writer.js';
 export { adkSpanStore } from './telemetry/tracing.js';
 export {
   type AdkEventActionsJson,

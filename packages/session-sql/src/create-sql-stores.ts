@@ -6,6 +6,7 @@ import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifa
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
 import { SqlRunStore } from './sql-run-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
+import { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';
 
 export interface SqlStoresOptions extends KyselyFromUrlOptions {
   /** Prefix of every table (default `adk_`). */
@@ -19,6 +20,8 @@ export interface SqlStoresOptions extends KyselyFromUrlOptions {
   >;
   /** Options of the memory service, e.g. `embeddings`. */
   memory?: Omit<SqlMemoryServiceOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
+  /** Options of the trace store, e.g. `retention`. */
+  traces?: Omit<SqlTraceStoreOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
   /** Run the migrations now (default true); false when a deploy step runs them. */
   migrate?: boolean;
 }
@@ -30,6 +33,8 @@ export interface SqlStores {
   memory: SqlMemoryService;
   /** Run records (`Runner`'s `runStore`), beside the sessions. */
   runs: SqlRunStore;
+  /** Finished spans and trace summaries, beside the sessions. */
+  traces: SqlTraceStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -67,6 +72,7 @@ export async function createSqlStores(
       ...shared,
       ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
     }),
+    traces: new SqlTraceStore({ ...options.traces, ...shared }),
     db,
     family,
     close() {

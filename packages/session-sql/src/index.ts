@@ -31,6 +31,7 @@ export { runMigrations, runTableFor } from './schema/run-migrations.js';
 export { storageMigrations } from './schema/storage-migrations.js';
 export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
+export { traceMigrations, traceTablesFor } from './schema/trace-migrations.js';
 export { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
 export {
   CREDENTIAL_KEY_ENV,
@@ -38,6 +39,7 @@ export {
   SqlCredentialService,
   type SqlCredentialServiceOptions,
 } from './sql-credential-service.js';
+export { SqlMemoryJobQueue } from './sql-memory-job-queue.js';
 export {
   type MemoryEmbeddings,
   SqlMemoryService,
@@ -46,3 +48,4 @@ export {
 export { SqlRunStore, type SqlRunStoreOptions } from './sql-run-store.js';
 export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 export type { SqlStoreOptions } from './sql-store.js';
+export { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';

@@ -1,12 +1,24 @@
 import {
+  type AddEventsToMemoryParams,
+  type AddMemoryParams,
+  CachingEmbedder,
   ConfigError,
   type Content,
   contentText,
+  type DeleteMemoriesParams,
+  type DeleteMemoryParams,
   type EmbeddingTaskType,
   type EmbedOptions,
+  type Event,
+  extractKeywords,
   isPlainObject,
   type MemoryEntry,
+  type MemoryJobQueue,
+  type MemoryKind,
+  type MemoryRanks,
   type MemoryService,
+  memoryTextKey,
+  newId,
   parseJson,
   type SearchMemoryParams,
   type SearchMemoryResult,
@@ -40,18 +52,34 @@ export interface MemoryEmbeddings {
 }
 
 export interface SqlMemoryServiceOptions extends SqlStoreOptions {
-  /** Adds vector similarity to the full-text ranking (Postgres/PGlite with pgvector). */
+  /**
+   * Adds vector similarity to the full-text ranking: pgvector's HNSW index where the extension
+   * exists, else Float32 blobs scanned exactly per user in JS (PGlite 0.5, SQLite, plain Postgres).
+   */
   embeddings?: MemoryEmbeddings;
+  /** Query embeddings kept in a bounded LRU (default 1000; 0 turns the cache off). */
+  queryCacheSize?: number;
+  /** A job outbox the Runner enqueues each committed turn to (e.g. `SqlMemoryJobQueue`). */
+  jobs?: MemoryJobQueue;
 }
 
 interface EntryRow {
   id: number | string;
+  event_id: string;
+  kind: string;
   content: string;
   author: string | null;
   timestamp_us: number | string | null;
   session_id: string;
+  source_event_ids: string | null;
+  valid_from: number | string | null;
+  supersedes: string | null;
+  keywords: string | null;
+  custom_metadata: string | null;
   score: number | string;
 }
+
+const KIND_ORDER: Record<string, number> = { fact: 0, observation: 1, turn: 2 };
 
 /** Rows per multi-row insert: well below every dialect's bound-parameter limit. */
 const INSERT_BATCH = 100;
@@ -65,10 +93,13 @@ const RRF_K = 60;
  * similarity is fused into the ranking. See the package README.
  */
 export class SqlMemoryService extends SqlStore implements MemoryService {
+  /** The job outbox given in the options (the Runner enqueues each committed turn there). */
+  readonly jobs?: MemoryJobQueue;
   private readonly entriesName: string;
   private readonly entries;
   private readonly fts;
-  private vectorReady: Promise<boolean> | undefined;
+  private readonly queryEmbedder: CachingEmbedder | undefined;
+  private vectorReady: Promise<VectorMode> | undefined;
 
   constructor(private readonly options: SqlMemoryServiceOptions) {
     super(options);
@@ -76,10 +107,17 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     this.entriesName = t.memoryEntries;
     this.entries = sql.table(t.memoryEntries);
     this.fts = sql.table(t.memoryFts);
+    if (options.jobs) this.jobs = options.jobs;
     if (options.embeddings) {
       const { dimensions } = options.embeddings;
       if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000)
         throw new ValidationError(`embeddings.dimensions must be an integer in 1..16000, got ${dimensions}`);
+      const e = options.embeddings;
+      if ((options.queryCacheSize ?? 1000) > 0)
+        this.queryEmbedder = new CachingEmbedder(
+          { model: 'memory-embeddings', dimensions, embed: (texts, o) => e.embed([...texts], o) },
+          options.queryCacheSize ?? 1000,
+        );
     }
   }
 
@@ -94,11 +132,16 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 
   /**
-   * Whether vector search is in use: `embeddings` was given and the database has pgvector (the
-   * embedding column and its HNSW index are created on first use).
+   * Whether vector search is in use: `embeddings` was given. With pgvector the embedding column
+   * and its HNSW index are created on first use; without it vectors are Float32 blobs.
    */
   async vectorSearchEnabled(): Promise<boolean> {
-    if (!this.options.embeddings) return false;
+    return (await this.vectorMode()) !== 'none';
+  }
+
+  /** How vectors are stored and searched: `'pgvector'` (HNSW), `'blob'` (exact scan in JS) or `'none'`. */
+  async vectorMode(): Promise<VectorMode> {
+    if (!this.options.embeddings) return 'none';
     await this.ready();
     this.vectorReady ??= this.prepareVectors();
     try {
@@ -111,142 +154,389 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
 
   /**
    * Indexes the session's events that carry text. Events already indexed are kept as they are
-   * (events are immutable); entries of events no longer in the session are removed.
+   * (events are immutable); turns of events no longer in the session are removed.
    */
-  async addSessionToMemory(session: Session): Promise<void> {
-    const candidates: { id: string; content: Content; author: string; timestamp: number; text: string }[] =
-      [];
+  async addSessionToMemory(session: Session, options?: { signal?: AbortSignal }): Promise<void> {
+    options?.signal?.throwIfAborted();
+    const events = visibleEvents(session.events);
+    const { appName, userId, id: sessionId } = session;
+    const ids = stringifyJson(
+      events.map((e) => e.id),
+      'event ids',
+    );
+    await this.ready();
+    const gone =
+      this.family === 'postgres'
+        ? sql`event_id not in (select jsonb_array_elements_text(${ids}::jsonb))`
+        : sql`event_id not in (select value from json_each(${ids}))`;
+    await sql`delete from ${this.entries}
+      where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId} and kind = 'turn' and ${gone}`.execute(
+      this.db,
+    );
+    await this.addEventsToMemory({
+      appName,
+      userId,
+      sessionId,
+      events,
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  async addEventsToMemory(params: AddEventsToMemoryParams): Promise<void> {
+    params.signal?.throwIfAborted();
+    const sessionId = params.sessionId ?? '';
+    const candidates: NewRow[] = [];
     const seen = new Set<string>();
-    for (const event of visibleEvents(session.events)) {
-      if (!event.content || seen.has(event.id)) continue;
+    for (const event of params.events) {
+      if (!event.content || event.partial || seen.has(event.id)) continue;
       const text = contentText(event.content);
       if (!text.trim()) continue;
       seen.add(event.id);
-      candidates.push({
-        id: event.id,
-        content: event.content,
-        author: event.author,
-        timestamp: event.timestamp,
-        text,
-      });
+      candidates.push(turnRow(event, text, sessionId, params.customMetadata));
     }
+    if (candidates.length === 0) return;
     await this.ready();
-    const vectors = await this.vectorSearchEnabled();
-    const { appName, userId, id: sessionId } = session;
-    const f = this.f;
-    const ids = stringifyJson(
-      candidates.map((c) => c.id),
-      'event ids',
-    );
+    const { appName, userId } = params;
     const known = await sql<{ event_id: string }>`select event_id from ${this.entries}
       where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId}`.execute(this.db);
     const stored = new Set(known.rows.map((r) => r.event_id));
     const fresh = candidates.filter((c) => !stored.has(c.id));
+    if (fresh.length === 0) return;
+    await this.insertRows(appName, userId, fresh, params.signal, false);
+  }
+
+  async addMemory(params: AddMemoryParams): Promise<string[]> {
+    params.signal?.throwIfAborted();
+    await this.ready();
+    const { appName, userId } = params;
+    const ids: string[] = [];
+    const rows: NewRow[] = [];
+    for (const memory of params.memories) {
+      const kind = memory.kind ?? 'turn';
+      const text = contentText(memory.content);
+      const key = await contentKey(kind, text);
+      if (kind === 'fact') {
+        const pending = rows.find((r) => r.kind === 'fact' && r.contentKey === key);
+        const { rows: same } = await sql<{ event_id: string }>`select event_id from ${this.entries}
+          where app_name = ${appName} and user_id = ${userId} and content_key = ${key} and kind = 'fact' limit 1`.execute(
+          this.db,
+        );
+        const existing = pending?.id ?? same[0]?.event_id;
+        if (existing) {
+          ids.push(existing);
+          continue;
+        }
+      }
+      const id = memory.id ?? newId();
+      ids.push(id);
+      rows.push({
+        id,
+        kind,
+        sessionId: memory.sessionId ?? '',
+        author: memory.author ?? null,
+        timestamp: memory.timestamp ?? Date.now(),
+        content: memory.content,
+        text,
+        sourceEventIds: memory.eventIds ?? [],
+        validFrom: memory.validFrom ?? null,
+        supersedes: memory.supersedes ?? null,
+        keywords: memory.keywords ?? extractKeywords(text),
+        contentKey: key,
+        customMetadata:
+          params.customMetadata || memory.customMetadata
+            ? { ...params.customMetadata, ...memory.customMetadata }
+            : null,
+      });
+    }
+    if (rows.length > 0) await this.insertRows(appName, userId, rows, params.signal, true);
+    return ids;
+  }
+
+  async deleteMemory(params: DeleteMemoryParams): Promise<boolean> {
+    params.signal?.throwIfAborted();
+    await this.ready();
+    const { rows } = await sql<{ id: unknown }>`delete from ${this.entries}
+      where app_name = ${params.appName} and user_id = ${params.userId} and event_id = ${params.id}
+      returning id`.execute(this.db);
+    return rows.length > 0;
+  }
+
+  async deleteMemories(params: DeleteMemoriesParams): Promise<number> {
+    params.signal?.throwIfAborted();
+    await this.ready();
+    if (params.ids && params.ids.length === 0) return 0;
+    const where: RawBuilder<unknown>[] = [sql`app_name = ${params.appName}`, sql`user_id = ${params.userId}`];
+    if (params.ids) where.push(sql`event_id in (${sql.join(params.ids.map((id) => sql`${id}`))})`);
+    if (params.sessionId !== undefined) where.push(sql`session_id = ${params.sessionId}`);
+    if (params.kinds) {
+      if (params.kinds.length === 0) return 0;
+      where.push(sql`kind in (${sql.join(params.kinds.map((k) => sql`${k}`))})`);
+    }
+    if (params.before !== undefined)
+      where.push(sql`"timestamp" < ${this.f.time(microsFromMs(params.before))}`);
+    const { rows } = await sql<{ id: unknown }>`delete from ${this.entries}
+      where ${sql.join(where, sql` and `)} returning id`.execute(this.db);
+    return rows.length;
+  }
+
+  private async insertRows(
+    appName: string,
+    userId: string,
+    rows: NewRow[],
+    signal: AbortSignal | undefined,
+    replace: boolean,
+  ): Promise<void> {
+    const mode = await this.vectorMode();
     const embeddings =
-      vectors && fresh.length > 0
+      mode !== 'none'
         ? await this.embed(
-            fresh.map((c) => c.text),
+            rows.map((c) => c.text),
             'RETRIEVAL_DOCUMENT',
+            signal,
           )
         : undefined;
+    signal?.throwIfAborted();
+    const f = this.f;
     await this.db.transaction().execute(async (trx) => {
-      const gone =
-        this.family === 'postgres'
-          ? sql`event_id not in (select jsonb_array_elements_text(${ids}::jsonb))`
-          : sql`event_id not in (select value from json_each(${ids}))`;
-      await sql`delete from ${this.entries}
-        where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId} and ${gone}`.execute(
-        trx,
-      );
-      for (let start = 0; start < fresh.length; start += INSERT_BATCH) {
-        const batch = fresh.slice(start, start + INSERT_BATCH);
-        const rows = batch.map((c, i) => {
-          const values: RawBuilder<unknown>[] = [
+      if (replace)
+        await sql`delete from ${this.entries} where app_name = ${appName} and user_id = ${userId}
+          and event_id in (${sql.join(rows.map((r) => sql`${r.id}`))})`.execute(trx);
+      for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+        const batch = rows.slice(start, start + INSERT_BATCH);
+        const values = batch.map((c, i) => {
+          const v: RawBuilder<unknown>[] = [
             sql`${appName}`,
             sql`${userId}`,
-            sql`${sessionId}`,
+            sql`${c.sessionId}`,
             sql`${c.id}`,
+            sql`${c.kind}`,
             sql`${c.author}`,
             f.time(microsFromMs(c.timestamp)),
             f.json(c.content),
             sql`${searchText(c.text)}`,
+            f.json(c.sourceEventIds),
+            sql`${c.validFrom}`,
+            sql`${c.supersedes}`,
+            sql`${c.keywords.join(' ')}`,
+            sql`${c.contentKey}`,
+            c.customMetadata ? f.json(c.customMetadata) : sql`null`,
           ];
           const vector = embeddings?.[start + i];
-          if (embeddings) values.push(vector ? sql`${vectorLiteral(vector)}::vector` : sql`null`);
-          return sql`(${sql.join(values)})`;
+          if (mode === 'pgvector') v.push(vector ? sql`${vectorLiteral(vector)}::vector` : sql`null`);
+          if (mode === 'blob') v.push(vector ? sql`${float32Blob(vector)}` : sql`null`);
+          return sql`(${sql.join(v)})`;
         });
-        await sql`insert into ${this.entries} (app_name, user_id, session_id, event_id, author, "timestamp",
-            content, search_text${embeddings ? sql`, embedding` : sql``})
-          values ${sql.join(rows)}
+        const vectorColumn =
+          mode === 'pgvector' ? sql`, embedding` : mode === 'blob' ? sql`, vector_blob` : sql``;
+        await sql`insert into ${this.entries} (app_name, user_id, session_id, event_id, kind, author, "timestamp",
+            content, search_text, source_event_ids, valid_from, supersedes, keywords, content_key, custom_metadata${vectorColumn})
+          values ${sql.join(values)}
           on conflict (app_name, user_id, session_id, event_id) do nothing`.execute(trx);
       }
     });
   }
 
   async searchMemory(params: SearchMemoryParams): Promise<SearchMemoryResult> {
+    params.signal?.throwIfAborted();
     const limit = params.limit ?? 10;
     if (!Number.isFinite(limit)) throw new ValidationError(`limit must be a finite number, got ${limit}`);
+    if (params.scope === 'session' && params.sessionId === undefined)
+      throw new ValidationError("searchMemory: scope 'session' needs a sessionId");
     const terms = queryTerms(params.query);
     if (limit <= 0 || !params.query.trim()) return { memories: [] };
-    const vectors = await this.vectorSearchEnabled();
-    const textRows = terms.length > 0 ? await this.fullText(params, terms, Math.floor(limit)) : [];
-    if (!vectors) return { memories: textRows.map((row) => toEntry(row, Number(row.score))) };
-    // Fuse the two rankings by reciprocal rank: agreement between them counts most.
-    const vectorRows = await this.nearest(params, Math.floor(limit));
-    const fused = new Map<string, { row: EntryRow; score: number }>();
-    for (const ranking of [textRows, vectorRows]) {
-      ranking.forEach((row, rank) => {
-        const key = String(row.id);
-        const entry = fused.get(key) ?? { row, score: 0 };
-        entry.score += 1 / (RRF_K + rank + 1);
-        fused.set(key, entry);
-      });
+    if (params.kinds && params.kinds.length === 0) return { memories: [] };
+    await this.ready();
+    // More candidates than asked: facts are moved first and minScore drops some.
+    const candidates = Math.floor(limit) * 3 + 10;
+    const mode = await this.vectorMode();
+    const textRows = terms.length > 0 ? await this.fullText(params, terms, candidates) : [];
+    params.signal?.throwIfAborted();
+    let ranked: { row: EntryRow; score: number; ranks: MemoryRanks }[];
+    if (mode === 'none') {
+      ranked = textRows.map((row, i) => ({ row, score: Number(row.score), ranks: { fullText: i + 1 } }));
+    } else {
+      // Fuse the two rankings by reciprocal rank: agreement between them counts most.
+      const vectorRows =
+        mode === 'pgvector'
+          ? await this.nearest(params, candidates)
+          : await this.nearestByScan(params, candidates);
+      const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
+      for (const [ranker, ranking] of [
+        ['fullText', textRows],
+        ['vector', vectorRows],
+      ] as const) {
+        ranking.forEach((row, rank) => {
+          const key = String(row.id);
+          const entry = fused.get(key) ?? { row, score: 0, ranks: {} };
+          entry.score += 1 / (RRF_K + rank + 1);
+          entry.ranks[ranker] = rank + 1;
+          fused.set(key, entry);
+        });
+      }
+      ranked = [...fused.values()].sort(
+        (a, b) => b.score - a.score || Number(b.row.timestamp_us ?? 0) - Number(a.row.timestamp_us ?? 0),
+      );
     }
-    const ranked = [...fused.values()].sort(
-      (a, b) => b.score - a.score || Number(b.row.timestamp_us ?? 0) - Number(a.row.timestamp_us ?? 0),
-    );
-    return { memories: ranked.slice(0, limit).map(({ row, score }) => toEntry(row, score)) };
+    if (params.minScore !== undefined) {
+      const min = params.minScore;
+      ranked = ranked.filter((r) => r.score >= min);
+    }
+    const order = ranked.map((r, i) => ({ ...r, at: i }));
+    order.sort((a, b) => (KIND_ORDER[a.row.kind] ?? 2) - (KIND_ORDER[b.row.kind] ?? 2) || a.at - b.at);
+    const memories: MemoryEntry[] = [];
+    for (const { row, score, ranks } of order.slice(0, Math.floor(limit))) {
+      const entry = toEntry(row, score);
+      entry.ranks = ranks;
+      if (params.window && row.kind === 'turn')
+        entry.neighbours = await this.neighbours(params, row, params.window);
+      memories.push(entry);
+    }
+    return { memories };
+  }
+
+  private columns(): RawBuilder<unknown> {
+    const f = this.f;
+    return sql`e.id, e.event_id, e.kind, ${f.jsonText(sql`e.content`)} as content, e.author,
+      ${f.micros(sql`e."timestamp"`)} as timestamp_us, e.session_id,
+      ${f.jsonText(sql`e.source_event_ids`)} as source_event_ids, e.valid_from, e.supersedes, e.keywords,
+      ${f.jsonText(sql`e.custom_metadata`)} as custom_metadata`;
+  }
+
+  /** The filters every ranking shares: user, scope, kinds, time range, and no superseded fact. */
+  private filters(params: SearchMemoryParams): RawBuilder<unknown> {
+    const where: RawBuilder<unknown>[] = [
+      sql`e.app_name = ${params.appName}`,
+      sql`e.user_id = ${params.userId}`,
+    ];
+    if (params.scope === 'session') where.push(sql`e.session_id = ${params.sessionId}`);
+    if (params.kinds) where.push(sql`e.kind in (${sql.join(params.kinds.map((k) => sql`${k}`))})`);
+    const range = params.timeRange;
+    if (range?.from !== undefined) where.push(sql`e."timestamp" >= ${this.f.time(microsFromMs(range.from))}`);
+    if (range?.to !== undefined) where.push(sql`e."timestamp" <= ${this.f.time(microsFromMs(range.to))}`);
+    where.push(sql`not exists (select 1 from ${this.entries} as s where s.app_name = e.app_name
+      and s.user_id = e.user_id and s.supersedes = e.event_id and s.kind = 'fact')`);
+    return sql.join(where, sql` and `);
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {
-    const f = this.f;
-    await this.ready();
     if (this.family === 'postgres') {
       const { rows } = await sql<EntryRow>`
-        select e.id, ${f.jsonText(sql`e.content`)} as content, e.author, ${f.micros(sql`e."timestamp"`)} as timestamp_us,
-          e.session_id, ts_rank(e.search_vector, q.query)::float8 as score
+        select ${this.columns()}, ts_rank(e.search_vector, q.query)::float8 as score
         from ${this.entries} as e, (select to_tsquery('simple'::regconfig, ${tsQuery(terms)}) as query) as q
-        where e.app_name = ${params.appName} and e.user_id = ${params.userId} and e.search_vector @@ q.query
+        where ${this.filters(params)} and e.search_vector @@ q.query
         order by score desc, e."timestamp" desc, e.id desc
         limit ${limit}`.execute(this.db);
       return rows;
     }
     const { rows } = await sql<EntryRow>`
-      select e.id, e.content, e.author, e."timestamp" as timestamp_us, e.session_id, -bm25(${this.fts}) as score
+      select ${this.columns()}, -bm25(${this.fts}) as score
       from ${this.fts} join ${this.entries} as e on e.id = ${this.fts}.rowid
-      where ${this.fts} match ${ftsQuery(terms)} and e.app_name = ${params.appName} and e.user_id = ${params.userId}
+      where ${this.fts} match ${ftsQuery(terms)} and ${this.filters(params)}
       order by bm25(${this.fts}), e."timestamp" desc, e.id desc
       limit ${limit}`.execute(this.db);
     return rows;
   }
 
   private async nearest(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
-    const [vector] = await this.embed([params.query], 'RETRIEVAL_QUERY');
+    const vector = await this.embedQuery(params);
     if (!vector) return [];
-    const f = this.f;
     const { rows } = await sql<EntryRow>`
-      select e.id, ${f.jsonText(sql`e.content`)} as content, e.author, ${f.micros(sql`e."timestamp"`)} as timestamp_us,
-        e.session_id, (1 - (e.embedding <=> ${vectorLiteral(vector)}::vector))::float8 as score
+      select ${this.columns()}, (1 - (e.embedding <=> ${vectorLiteral(vector)}::vector))::float8 as score
       from ${this.entries} as e
-      where e.app_name = ${params.appName} and e.user_id = ${params.userId} and e.embedding is not null
+      where ${this.filters(params)} and e.embedding is not null
       order by e.embedding <=> ${vectorLiteral(vector)}::vector
       limit ${limit}`.execute(this.db);
     return rows;
   }
 
-  private async embed(texts: string[], taskType: EmbeddingTaskType): Promise<number[][]> {
+  /** Exact cosine scan over the user's Float32 blobs (no pgvector), then the winners' rows. */
+  private async nearestByScan(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
+    const vector = await this.embedQuery(params);
+    if (!vector) return [];
+    const query = Float32Array.from(vector);
+    let qn = 0;
+    for (const x of query) qn += x * x;
+    qn = Math.sqrt(qn) || 1;
+    const { rows } = await sql<{ id: number | string; vector_blob: Uint8Array }>`
+      select e.id, e.vector_blob from ${this.entries} as e
+      where ${this.filters(params)} and e.vector_blob is not null`.execute(this.db);
+    params.signal?.throwIfAborted();
+    const top: { id: number | string; score: number }[] = [];
+    for (const row of rows) {
+      const b = row.vector_blob;
+      const v = new Float32Array(b.buffer, b.byteOffset, Math.floor(b.byteLength / 4));
+      if (v.length !== query.length) continue;
+      let dot = 0;
+      let vn = 0;
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i] as number;
+        dot += x * (query[i] as number);
+        vn += x * x;
+      }
+      const score = dot / (qn * (Math.sqrt(vn) || 1));
+      if (top.length < limit || score > (top[top.length - 1]?.score ?? -2)) {
+        top.push({ id: row.id, score });
+        top.sort((a, b) => b.score - a.score);
+        if (top.length > limit) top.pop();
+      }
+    }
+    if (top.length === 0) return [];
+    const { rows: full } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+      where e.id in (${sql.join(top.map((t) => sql`${t.id}`))})`.execute(this.db);
+    const byId = new Map(full.map((r) => [String(r.id), r]));
+    return top.flatMap((t) => {
+      const row = byId.get(String(t.id));
+      return row ? [{ ...row, score: t.score }] : [];
+    });
+  }
+
+  private async neighbours(
+    params: SearchMemoryParams,
+    hit: EntryRow,
+    window: { before: number; after: number },
+  ): Promise<MemoryEntry[]> {
+    const before = Math.max(0, Math.floor(window.before));
+    const after = Math.max(0, Math.floor(window.after));
+    const same = sql`e.app_name = ${params.appName} and e.user_id = ${params.userId} and e.session_id = ${hit.session_id} and e.kind = 'turn'`;
+    const t = sql`(select "timestamp" from ${this.entries} where id = ${hit.id})`;
+    const earlier =
+      before > 0
+        ? (
+            await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+            where ${same} and (e."timestamp" < ${t} or (e."timestamp" = ${t} and e.id < ${hit.id}))
+            order by e."timestamp" desc, e.id desc limit ${before}`.execute(this.db)
+          ).rows.reverse()
+        : [];
+    const later =
+      after > 0
+        ? (
+            await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+            where ${same} and (e."timestamp" > ${t} or (e."timestamp" = ${t} and e.id > ${hit.id}))
+            order by e."timestamp" asc, e.id asc limit ${after}`.execute(this.db)
+          ).rows
+        : [];
+    return [...earlier, ...later].map((row) => {
+      const { score: _s, ...entry } = toEntry(row, 0);
+      return entry;
+    });
+  }
+
+  private async embedQuery(params: SearchMemoryParams): Promise<number[] | undefined> {
+    const [vector] = await this.embed([params.query], 'RETRIEVAL_QUERY', params.signal);
+    return vector;
+  }
+
+  private async embed(
+    texts: string[],
+    taskType: EmbeddingTaskType,
+    signal?: AbortSignal,
+  ): Promise<number[][]> {
     const embeddings = this.options.embeddings as MemoryEmbeddings;
-    const vectors = await embeddings.embed(texts, { taskType });
+    const options = { taskType, ...(signal ? { signal } : {}) };
+    const vectors =
+      taskType === 'RETRIEVAL_QUERY' && this.queryEmbedder
+        ? await this.queryEmbedder.embed(texts, options)
+        : await embeddings.embed(texts, options);
     if (!Array.isArray(vectors) || vectors.length !== texts.length)
       throw new ValidationError(
         `embeddings.embed returned ${vectors?.length} vectors for ${texts.length} texts`,
@@ -260,20 +550,14 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return vectors;
   }
 
-  /** Adds the embedding column and its index when pgvector can be used; false when it cannot. */
-  private async prepareVectors(): Promise<boolean> {
+  /** pgvector's column and HNSW index when the extension can be used; Float32 blobs otherwise. */
+  private async prepareVectors(): Promise<VectorMode> {
     const embeddings = this.options.embeddings as MemoryEmbeddings;
-    const unavailable = (reason: string): false => {
-      if (embeddings.required) throw new ConfigError(`Vector search for memory is unavailable: ${reason}`);
-      return false;
-    };
-    if (this.family !== 'postgres') return unavailable('SQLite has no pgvector; full-text search only');
+    if (this.family !== 'postgres') return 'blob';
     try {
       await sql`create extension if not exists vector`.execute(this.db);
-    } catch (error) {
-      return unavailable(
-        `the Postgres "vector" extension (pgvector) cannot be enabled: ${(error as Error).message.split('\n')[0]}`,
-      );
+    } catch {
+      return 'blob';
     }
     const { rows } = await sql<{ type: string | null }>`
       select format_type(a.atttypid, a.atttypmod) as type from pg_attribute a
@@ -293,8 +577,61 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       await sql`create index if not exists ${sql.id(`${this.entriesName}_embedding_idx`)} on ${this.entries}
         using hnsw (embedding vector_cosine_ops)`.execute(this.db);
     }
-    return true;
+    return 'pgvector';
   }
+}
+
+export type VectorMode = 'pgvector' | 'blob' | 'none';
+
+interface NewRow {
+  id: string;
+  kind: MemoryKind;
+  sessionId: string;
+  author: string | null;
+  timestamp: number;
+  content: Content;
+  text: string;
+  sourceEventIds: string[];
+  validFrom: number | null;
+  supersedes: string | null;
+  keywords: string[];
+  contentKey: string;
+  customMetadata: Record<string, unknown> | null;
+}
+
+function turnRow(
+  event: Event,
+  text: string,
+  sessionId: string,
+  customMetadata: Record<string, unknown> | undefined,
+): NewRow {
+  return {
+    id: event.id,
+    kind: 'turn',
+    sessionId,
+    author: event.author,
+    timestamp: event.timestamp,
+    content: event.content as Content,
+    text,
+    sourceEventIds: [event.id],
+    validFrom: null,
+    supersedes: null,
+    keywords: extractKeywords(text),
+    contentKey: '',
+    customMetadata: customMetadata ?? null,
+  };
+}
+
+/** A SHA-256 of the memory's normalised text: identical facts share it. */
+async function contentKey(kind: string, text: string): Promise<string> {
+  const bytes = new TextEncoder().encode(memoryTextKey(kind, text));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A vector as little-endian Float32 bytes (the blob format of docs/decisions/0034). */
+function float32Blob(vector: number[]): Uint8Array {
+  return new Uint8Array(Float32Array.from(vector).buffer);
 }
 
 function vectorLiteral(vector: number[]): string {
@@ -305,11 +642,26 @@ function toEntry(row: EntryRow, score: number): MemoryEntry {
   const content = parseJson(row.content, `memory entry ${row.id}`);
   if (!isPlainObject(content) || !Array.isArray(content.parts))
     throw new ValidationError(`Invalid stored memory entry ${row.id}: not a Content`);
+  const sources =
+    row.source_event_ids == null ? undefined : parseJson(row.source_event_ids, 'source event ids');
+  const metadata =
+    row.custom_metadata == null ? undefined : parseJson(row.custom_metadata, 'custom metadata');
   return {
+    id: row.event_id,
+    kind: (row.kind ?? 'turn') as MemoryKind,
     content: content as unknown as Content,
     ...(row.author == null ? {} : { author: row.author }),
     ...(row.timestamp_us == null ? {} : { timestamp: msFromMicros(row.timestamp_us) }),
     score,
-    sessionId: row.session_id,
+    ...(row.session_id ? { sessionId: row.session_id } : {}),
+    ...(Array.isArray(sources)
+      ? { eventIds: sources.map(String) }
+      : row.kind === 'turn'
+        ? { eventIds: [row.event_id] }
+        : {}),
+    ...(row.valid_from == null ? {} : { validFrom: Number(row.valid_from) }),
+    ...(row.supersedes == null ? {} : { supersedes: row.supersedes }),
+    keywords: row.keywords ? row.keywords.split(' ').filter(Boolean) : [],
+    ...(isPlainObject(metadata) ? { customMetadata: metadata } : {}),
   };
 }

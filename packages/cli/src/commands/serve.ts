@@ -30,6 +30,8 @@ export interface ServeOptions {
   reload?: boolean;
   /** `api_server --conformance`: record and replay runs whose state carries ADK's conformance config. */
   conformance?: boolean;
+  /** What spans capture (`--trace-content`): default full for web, metadata for api_server. */
+  traceContent?: 'off' | 'metadata' | 'full';
 }
 
 /** The options `adk web` and `adk api_server` share. */
@@ -57,6 +59,14 @@ export function addServeOptions(command: Command): Command {
     .option('--log-requests', 'log each HTTP request and the steps of each run')
     .option('--reload', 'reload an app when its files change (default for web; off for api_server)')
     .option('--no-reload', 'do not watch the agents folder')
+    .addOption(
+      new Option(
+        '--trace-content <mode>',
+        'what traces capture of conversations: off, metadata, or full (model requests and responses); default full for web, metadata for api_server',
+      )
+        .choices(['off', 'metadata', 'full'])
+        .env('ADK_TRACE_CONTENT'),
+    )
     .addHelpText(
       'after',
       `
@@ -95,8 +105,12 @@ export async function serve(
   const dataDir = resolve(options.dataDir ?? resolve(agentsDir, '.adk'));
   // Conformance replays answer calls of sessions they create with events: they run unsigned.
   const pauseKeys = options.conformance ? undefined : pauseSigningKeys(dataDir);
+  // A developer's own machine (web) sees whole conversations; a served API (api_server) keeps
+  // metadata unless told (conformance replays compare recorded payloads: full).
+  const traceContent = options.traceContent ?? (ui || options.conformance ? 'full' : 'metadata');
   const server = await createAdkServer({
     apps: loader,
+    traceContent,
     ...(pauseKeys ? { pauseSigning: { keys: pauseKeys } } : {}),
     // With workers, this instance queues background runs and leaves claiming (and recovery) to them.
     ...(queue ? { execution: 'queue' as const, runWorker: false } : {}),

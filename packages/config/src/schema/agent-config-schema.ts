@@ -49,6 +49,59 @@ const agentClass = (name: string, description: string): Json => ({
   title: 'Agent Class',
 });
 
+const memoryConfig: Json = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'Optional. LlmAgent.memory: memory features, each off unless given (docs/decisions/0037-agent-memory-prompt-position.md).',
+  properties: {
+    recall: {
+      description:
+        "Per-turn recall of the user's earlier turns before each model call: true for the defaults, or its settings.",
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            top_k: { type: 'integer', minimum: 0, description: 'Hits kept (default 5).' },
+            neighbours: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Neighbouring turns shown before and after each hit (default 1).',
+            },
+            min_score: { type: 'number', description: 'Hits scoring below this are dropped.' },
+            kinds: {
+              type: 'array',
+              items: { enum: ['turn', 'observation', 'fact'] },
+              description: 'Kinds searched (default: all); facts come first.',
+            },
+          },
+        },
+      ],
+    },
+    profile: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Working memory: a profile kept in state and shown in the system instruction. Give template or schema.',
+      properties: {
+        template: { type: 'string', description: 'A Markdown document of "## Section" headings.' },
+        schema: { ...ref('CodeConfig'), description: 'A code reference to a zod object schema.' },
+        scope: { enum: ['user', 'session'], description: 'Default user (a user: state key).' },
+        state_key: {
+          type: 'string',
+          minLength: 1,
+          description: 'State key without prefix (default profile).',
+        },
+        update: {
+          enum: ['tool', 'background'],
+          description: 'update_profile tool (default) or the profile job.',
+        },
+      },
+    },
+  },
+};
 const generateContentConfig: Json = {
   type: 'object',
   additionalProperties: false,
@@ -413,6 +466,7 @@ export const agentConfigJsonSchema = {
         output_guardrails: listOf('CodeConfig', 'Optional. LlmAgent.outputGuardrails, as input_guardrails.'),
         tool_guardrails: listOf('CodeConfig', 'Optional. LlmAgent.toolGuardrails, as input_guardrails.'),
         generate_content_config: nullable(generateContentConfig),
+        memory: nullable(memoryConfig),
       },
       required: ['name', 'instruction'],
       title: 'LlmAgentConfig',

@@ -7,6 +7,8 @@ import type { InstructionProvider } from '../flow/instructions.js';
 import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
+import type { AgentMemoryOptions } from '../memory/agent-memory.js';
+import { updateProfileTool } from '../memory/profile.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { State } from '../sessions/state.js';
@@ -73,6 +75,8 @@ export interface LlmAgentOptions<
   toolGuardrails?: Guardrail[];
   /** Streamed answers under output guardrails: `buffer` (default) or `retract`. */
   guardrailStreaming?: GuardrailStreaming;
+  /** Memory features (per-turn recall, …), each off unless given (docs/decisions/0037-agent-memory-prompt-position.md). */
+  memory?: AgentMemoryOptions;
 }
 
 /** An agent driven by a model: docs/architecture.md §4.2 "The LlmAgent step", repeated until a final response. */
@@ -97,6 +101,7 @@ export class LlmAgent<
   readonly outputGuardrails: readonly Guardrail[];
   readonly toolGuardrails: readonly Guardrail[];
   readonly guardrailStreaming: GuardrailStreaming | undefined;
+  readonly memory: AgentMemoryOptions | undefined;
   readonly callbacks: {
     beforeModel: Hook<'beforeModel'>[];
     afterModel: Hook<'afterModel'>[];
@@ -113,6 +118,8 @@ export class LlmAgent<
     this.staticInstruction = options.staticInstruction;
     this.globalInstruction = options.globalInstruction;
     this.tools = options.tools ?? [];
+    if (options.memory?.profile && options.memory.profile.update !== 'background')
+      this.tools = [...this.tools, updateProfileTool(options.memory.profile)];
     this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;
@@ -126,6 +133,7 @@ export class LlmAgent<
     this.outputGuardrails = options.outputGuardrails ?? [];
     this.toolGuardrails = options.toolGuardrails ?? [];
     this.guardrailStreaming = options.guardrailStreaming;
+    this.memory = options.memory;
     this.callbacks = {
       beforeModel: asArray(options.beforeModelCallback),
       afterModel: asArray(options.afterModelCallback),

@@ -24,6 +24,8 @@ import {
 } from '../events/event.js';
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
 import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
+import { RECALL_METADATA_KEY, recallIntoRequest } from '../memory/agent-memory.js';
+import { profileInstruction } from '../memory/profile.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
 import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
@@ -124,6 +126,7 @@ export async function buildRequest(
   if (root instanceof LlmAgentClass && hasInstruction(root.globalInstruction))
     sections.push((await resolveInstruction(root.globalInstruction, readonly)) ?? '');
   if (agent.staticInstruction) sections.push(agent.staticInstruction);
+  if (agent.memory?.profile) sections.push(profileInstruction(agent.memory.profile, ctx.session.state));
   let dynamicInstruction: Content | undefined;
   if (hasInstruction(agent.instruction)) {
     const instruction = (await resolveInstruction(agent.instruction, readonly)) ?? '';
@@ -278,6 +281,13 @@ async function* callModel(
         : {}),
       ...(final?.finishReason ? { [GenAi.finishReasons]: [final.finishReason] } : {}),
       ...(final?.modelVersion ? { [GenAi.responseModel]: final.modelVersion } : {}),
+      // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
+      ...(final?.usageMetadata?.cachedContentTokenCount !== undefined
+        ? { 'adk.usage.cached_input_tokens': final.usageMetadata.cachedContentTokenCount }
+        : {}),
+      ...(final?.usageMetadata?.thoughtsTokenCount !== undefined
+        ? { 'adk.usage.reasoning_tokens': final.usageMetadata.thoughtsTokenCount }
+        : {}),
     }));
   } catch (error) {
     if (gate?.tripped || isAdkError(error, 'GUARDRAIL_TRIPPED')) {
@@ -369,6 +379,9 @@ async function* step(
   const active = plan?.kind === 'tool' ? withTool(tools, plan.tool) : tools;
   const request = await buildRequest(agent, ctx, active, contents);
   if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
+  const recalled = agent.memory?.recall
+    ? await recallIntoRequest(agent.memory.recall, ctx, request)
+    : undefined;
 
   const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
   if (max > 0 && ++ctx.shared.llmCalls > max) {
@@ -408,6 +421,7 @@ async function* step(
   const calls = eventFunctionCalls(modelEvent);
   const longRunning = calls.filter((c) => active.byName.get(c.name)?.isLongRunning).map((c) => c.id);
   if (longRunning.length > 0) modelEvent.longRunningToolIds = longRunning;
+  if (recalled) modelEvent.customMetadata = { ...modelEvent.customMetadata, [RECALL_METADATA_KEY]: recalled };
   applyOutput(agent, modelEvent);
   yield modelEvent;
 

@@ -35,6 +35,7 @@ import {
   hasInputGuardrails,
   startInputGate,
 } from '../guardrails/run-guardrails.js';
+import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -633,6 +634,14 @@ export class Runner {
           if (tripped) throw tripped;
         }
       }
+      // Memory's post-turn work: one outbox enqueue, nothing else on the response path.
+      if (hasMemoryJobs(this.memoryService))
+        await enqueueTurnJobs(this.memoryService.jobs, {
+          appName: this.appName,
+          userId: params.userId,
+          sessionId: session.id,
+          events: ctx.session.events.filter((e) => e.invocationId === invocationId),
+        });
       afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
     } catch (error) {

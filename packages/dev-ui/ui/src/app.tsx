@@ -457,8 +457,9 @@ export function App() {
   );
 
   const confirm = useCallback(
-    (callId: string, confirmed: boolean) => {
-      void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response: { confirmed } } }]);
+    (callId: string, confirmed: boolean, payload?: JsonObject) => {
+      const response: JsonObject = payload === undefined ? { confirmed } : { confirmed, payload };
+      void run([{ functionResponse: { id: callId, name: REQUEST_CONFIRMATION, response } }]);
     },
     [run],
   );

@@ -29,6 +29,7 @@ import type {
   CallToolResult,
   ElicitRequestFormParams,
   ElicitResult,
+  Task,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_ELICITATION, type StoredElicitation } from '../client/elicitation.js';
@@ -50,6 +51,13 @@ export interface ServeAgentAsMcpOptions {
   userId?: string;
   /** The server's name and version in the MCP handshake. */
   serverInfo?: { name: string; version: string };
+  /**
+   * Offer the agent's tool as an MCP task (`execution.taskSupport: 'optional'`): a task-augmented
+   * `tools/call` returns a task at once while the run goes on; the client polls `tasks/get`, reads
+   * `tasks/result`, and `tasks/cancel` aborts the run. Tasks live in this process's memory for
+   * `ttl` ms (the client's, or an hour). Default false.
+   */
+  tasks?: boolean;
   /**
    * Receives errors of the HTTP server once it listens (e.g. a failed accept when the process is
    * out of file descriptors); the server keeps running. Default: written to stderr.
@@ -130,16 +138,47 @@ export async function serveAgentAsMcp(
   const handler = new AgentHandler(runner, options);
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
   const types = await import('@modelcontextprotocol/sdk/types.js');
+  const taskStore = options.tasks ? await agentTaskStore() : undefined;
   const makeServer = (): Server => {
     const server = new Server(options.serverInfo ?? { name: runner.agent.name, version: '0.1.0' }, {
-      capabilities: { tools: {} },
+      capabilities: {
+        tools: {},
+        ...(taskStore ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+      },
+      ...(taskStore ? { taskStore } : {}),
       ...(runner.agent.description ? { instructions: runner.agent.description } : {}),
     });
     server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-      tools: await handler.listTools(),
+      tools: (await handler.listTools()).map((tool) =>
+        taskStore && tool.name === handler.toolName
+          ? { ...tool, execution: { taskSupport: 'optional' } }
+          : tool,
+      ),
     }));
-    server.setRequestHandler(types.CallToolRequestSchema, (request, extra) =>
-      handler.callTool(request.params.name, request.params.arguments ?? {}, {
+    server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+      const taskParams = request.params.task;
+      if (taskStore && extra.taskStore && taskParams && request.params.name === handler.toolName) {
+        // A task-augmented call: the task is answered now, the run goes on in the background.
+        const store = extra.taskStore;
+        const task = await store.createTask({
+          ttl: taskParams.ttl ?? DEFAULT_TASK_TTL_MS,
+          pollInterval: 200,
+        });
+        const controller = new AbortController();
+        taskStore.runs.set(task.taskId, controller);
+        void handler
+          .callTool(request.params.name, request.params.arguments ?? {}, {
+            signal: controller.signal,
+            progress: () => undefined,
+          })
+          .then((result) =>
+            store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result),
+          )
+          .catch(() => undefined) // cancelled meanwhile: the task is terminal already
+          .finally(() => taskStore.runs.delete(task.taskId));
+        return { task };
+      }
+      return handler.callTool(request.params.name, request.params.arguments ?? {}, {
         signal: extra.signal,
         elicit: server.getClientCapabilities()?.elicitation
           ? (params) =>
@@ -155,8 +194,8 @@ export async function serveAgentAsMcp(
             })
             .catch(() => undefined);
         },
-      }),
-    );
+      });
+    });
     return server;
   };
 
@@ -174,6 +213,27 @@ export async function serveAgentAsMcp(
       console.error(`[adk-mcp] MCP server "${runner.agent.name}": ${describeError(error)}`));
   const served = await serveHttp(makeServer, options.transport, onError);
   return { url: served.url, close: () => served.close().finally(release) };
+}
+
+const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
+
+/** The SDK's in-memory task store, which also aborts a task's run when the task is cancelled. */
+async function agentTaskStore() {
+  const { InMemoryTaskStore } = await import('@modelcontextprotocol/sdk/experimental/tasks');
+  class AgentTaskStore extends InMemoryTaskStore {
+    /** The runs of tasks still working, by task id. */
+    readonly runs = new Map<string, AbortController>();
+    override async updateTaskStatus(
+      taskId: string,
+      status: Task['status'],
+      statusMessage?: string,
+      sessionId?: string,
+    ): Promise<void> {
+      await super.updateTaskStatus(taskId, status, statusMessage, sessionId);
+      if (status === 'cancelled') this.runs.get(taskId)?.abort();
+    }
+  }
+  return new AgentTaskStore();
 }
 
 /** One MCP session of the HTTP transport. */
@@ -376,7 +436,7 @@ function elicitationFor(call: {
 
 /** The MCP tools of a served agent and how they run. */
 class AgentHandler {
-  private readonly toolName: string;
+  readonly toolName: string;
   private readonly userId: string;
 
   constructor(

@@ -1,3 +1,4 @@
+import type { TraceStore } from '@adk/core';
 import type { Context } from 'hono';
 import { validate } from '../http/body.js';
 import { requestSchemas } from '../http/schemas.js';
@@ -17,6 +18,8 @@ export interface RouteContext {
   bodyLimit: number;
   /** Set when spans are collected (the trace routes and event links use it). */
   spans: InMemorySpanStore | undefined;
+  /** Where the trace routes read spans from when they are persisted (the sessions' database). */
+  traces?: TraceStore | undefined;
   /** The protocols an app is served over, by name, with their paths (for `/list-apps?detailed=true`). */
   protocols?: (appName: string) => Record<string, string>;
   /** Runs a request's work in its HTTP span's context (when spans are exported). */

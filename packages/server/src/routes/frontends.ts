@@ -104,7 +104,8 @@ export function frontendRoutes(app: Hono, ctx: RouteContext, modules: FrontendMo
       const runner = await runnerOf(c);
       let handler = chats.get(runner);
       if (!handler) {
-        handler = aiSdk.createChatHandler({ runner, bodyLimit: ctx.bodyLimit });
+        // The server takes the user from the request, as /run_sse does (its own auth guards the routes).
+        handler = aiSdk.createChatHandler({ runner, bodyLimit: ctx.bodyLimit, trustClientUserId: true });
         chats.set(runner, handler);
       }
       return handler;
@@ -129,7 +130,7 @@ export function frontendRoutes(app: Hono, ctx: RouteContext, modules: FrontendMo
       const runner = await runnerOf(c);
       let handler = handlers.get(runner);
       if (!handler) {
-        handler = agUi.createAgUiHandler({ runner, bodyLimit: ctx.bodyLimit });
+        handler = agUi.createAgUiHandler({ runner, bodyLimit: ctx.bodyLimit, trustClientUserId: true });
         handlers.set(runner, handler);
       }
       const h = handler;

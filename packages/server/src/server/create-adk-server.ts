@@ -7,13 +7,17 @@ import {
   describeError,
   isAdkError,
   type MemoryService,
+  type ModelTokenPrice,
   type MultitaskStrategy,
   newId,
   PauseSigner,
   type PauseSigningOptions,
   type Plugin,
+  priceTable,
   Runner,
   type SessionService,
+  type TraceRetention,
+  type TraceStore,
 } from '@adk/core';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -35,6 +39,14 @@ import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
+import {
+  builtInRedactor,
+  guardrailsRedactor,
+  type TextRedactor,
+  type TraceContentCapture,
+  traceContentFromEnv,
+} from '../telemetry/redaction.js';
+import { TraceWriter } from '../telemetry/trace-writer.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
@@ -121,6 +133,33 @@ export interface AdkServerOptions {
    */
   tracePayloads?: boolean;
   /**
+   * Where finished spans are kept for the trace routes and the dev UI: by default the sessions'
+   * database when it is SQL (traces outlive the process and every instance sees every instance's
+   * spans), else only in this process's memory. `false` keeps them in memory only.
+   */
+  traceStore?: TraceStore | false;
+  /**
+   * What spans capture of the conversation (OpenTelemetry GenAI's content opt-in): `full` records
+   * each model call's request and response (`tracePayloads`), `metadata` only names, models, token
+   * counts, durations, statuses and (redacted) error messages, `off` not even descriptions or error
+   * messages. Default: `ADK_TRACE_CONTENT` or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`
+   * (`true` = full), else `full` (`adk api_server` passes `metadata`, `adk web` `full`).
+   */
+  traceContent?: TraceContentCapture;
+  /**
+   * Mask secrets and personal data in spans before they are stored or exported (default true):
+   * with `@adk/guardrails`' detectors when it is installed, else a built-in secret and payment-card
+   * detector; or your own function.
+   */
+  traceRedaction?: boolean | TextRedactor;
+  /**
+   * Model prices (USD per million tokens) on top of the defaults of `@adk/core`'s
+   * `DEFAULT_MODEL_PRICES`: each model call's span gets `adk.usage.cost_usd`, each trace its sum.
+   */
+  modelPrices?: Record<string, ModelTokenPrice>;
+  /** Age and count limits of the persisted traces (default 7 days, 100 000 traces). */
+  traceRetention?: TraceRetention;
+  /**
    * Sign paused calls (confirmations, credential requests, workflow questions, long-running calls)
    * and refuse answers to calls without a valid signature with 403. Every instance serving the same
    * sessions needs the same keys; the first signs, all verify (rotation).
@@ -200,6 +239,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
       ...(options.databasePoolSize !== undefined ? { databasePoolSize: options.databasePoolSize } : {}),
+      ...(options.traceRetention ? { traceRetention: options.traceRetention } : {}),
       a2a: a2a !== undefined,
     },
     logger,
@@ -216,8 +256,24 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     throw error;
   }
 
+  const traceStore = options.traceStore === false ? undefined : (options.traceStore ?? stores.traceStore);
+  const traceWriter =
+    tracing?.collecting && traceStore ? new TraceWriter(tracing.store, traceStore, logger) : undefined;
+
+  const traceContent = options.traceContent ?? traceContentFromEnv() ?? 'full';
+  if (tracing?.collecting) {
+    const redaction = options.traceRedaction ?? true;
+    const redact =
+      typeof redaction === 'function'
+        ? redaction
+        : redaction
+          ? ((await guardrailsRedactor()) ?? builtInRedactor)
+          : undefined;
+    tracing.store.configure({ redact, content: traceContent, prices: priceTable(options.modelPrices ?? {}) });
+  }
+
   // First among the plugins, so it records the model's own response (see model-payloads.ts).
-  if (tracing?.collecting && options.tracePayloads !== false)
+  if (tracing?.collecting && options.tracePayloads !== false && traceContent === 'full')
     plugins.unshift(modelPayloadPlugin(tracing.store));
 
   // One signer for every app: its keys are imported once.
@@ -264,6 +320,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     logger,
     bodyLimit,
     spans: tracing?.collecting ? tracing.store : undefined,
+    traces: traceWriter ? traceStore : undefined,
   };
 
   const app = new Hono();
@@ -365,6 +422,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         .catch((error: unknown) => logger.warn(errorLine('A runner did not close cleanly', error)));
     }
     await tracing?.flush().catch(() => undefined);
+    await traceWriter?.close().catch(() => undefined);
     await stores.close();
   };
 

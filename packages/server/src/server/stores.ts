@@ -8,6 +8,8 @@ import {
   type MemoryService,
   type RunStore,
   type SessionService,
+  type TraceRetention,
+  type TraceStore,
 } from '@adk/core';
 import type { AdkServerLogger } from './logger.js';
 import { openTaskEventBus, sqlReadiness, type TaskEventBusLike } from './scale-out.js';
@@ -21,6 +23,8 @@ export interface Stores {
   memoryService: MemoryService;
   /** Run records beside the sessions when they are in SQL (else each runner keeps them in memory). */
   runStore: RunStore | undefined;
+  /** Finished spans in the sessions' database, when they are in SQL. */
+  traceStore: TraceStore | undefined;
   /** A2A task store on the same database, when the server opened one. */
   taskStore: TaskStoreLike | undefined;
   /** Carries A2A task updates between instances sharing a Postgres database, when there is one. */
@@ -40,6 +44,7 @@ export interface StoreOptions {
   dataDir?: string;
   databaseUrl?: string;
   databasePoolSize?: number;
+  traceRetention?: TraceRetention;
   a2a: boolean;
 }
 
@@ -83,6 +88,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
       artifactService,
       memoryService,
       runStore: undefined,
+      traceStore: undefined,
       taskStore: undefined,
       taskEventBus: undefined,
       location: sessionService.constructor.name,
@@ -96,10 +102,10 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
   );
   const sql = await importSessionSql();
   // Sessions, artifacts and memory on one connection, migrated once; services passed in win.
-  const opened = await sql.createSqlStores(
-    url,
-    options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize },
-  );
+  const opened = await sql.createSqlStores(url, {
+    ...(options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }),
+    ...(options.traceRetention ? { traces: { retention: options.traceRetention } } : {}),
+  });
   const sessionService = options.sessionService ?? opened.sessions;
   const artifactService = options.artifactService ?? opened.artifacts;
   const memory = options.memoryService ?? opened.memory;
@@ -125,6 +131,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
     artifactService,
     memoryService: memory,
     runStore: opened.runs,
+    traceStore: opened.traces,
     taskStore,
     taskEventBus,
     location: redact(url),

@@ -1,18 +1,29 @@
+import {
+  type PriceTable,
+  priceTable,
+  type StoredSpan,
+  type TraceListResult,
+  type TraceQuery,
+  TraceSummarizer,
+  type TraceSummary,
+  traceMatches,
+} from '@adk/core';
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { emitsLegacyGenAiNames } from './gen-ai-metrics.js';
 import { genAiProviderName } from './gen-ai-provider.js';
+import {
+  DESCRIPTIVE_ATTRIBUTES,
+  redactAttributes,
+  type TextRedactor,
+  type TraceContentCapture,
+} from './redaction.js';
 
-/** One finished span as the trace routes serve it (ADK's `debug/trace` shape). */
-export interface SpanRecord {
-  name: string;
-  span_id: string;
-  trace_id: string;
-  parent_span_id: string | null;
-  /** Nanoseconds since the epoch. */
-  start_time: number;
-  end_time: number;
-  attributes: Record<string, unknown>;
-}
+/** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
+export type SpanRecord = StoredSpan;
+
+/** Told of each span when it ends, and again when a payload or event link is added to it. */
+export type SpanListener = (record: SpanRecord) => void;
 
 export interface InMemorySpanStoreOptions {
   /** Traces kept (oldest dropped first). Default 2000. */
@@ -50,6 +61,12 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly maxTraces: number;
   private readonly maxEvents: number;
   private readonly maxPayloads: number;
+  private readonly listeners = new Set<SpanListener>();
+  /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup`: model calls carry `gen_ai.system` too. */
+  private readonly legacyNames = emitsLegacyGenAiNames();
+  private redact: TextRedactor | undefined;
+  private content: TraceContentCapture = 'full';
+  private prices: PriceTable = priceTable();
 
   constructor(options: InMemorySpanStoreOptions = {}) {
     this.maxTraces = options.maxTraces ?? 2000;
@@ -64,10 +81,87 @@ export class InMemorySpanStore implements SpanProcessor {
    * Runs before the span ends, so every exporter of the provider sees it.
    */
   onEnding(span: Span): void {
+    this.scrub(span);
+    this.price(span);
     const model = span.attributes['gen_ai.request.model'];
     if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
     const provider = genAiProviderName(model);
-    if (provider) span.setAttribute('gen_ai.provider.name', provider);
+    if (!provider) return;
+    span.setAttribute('gen_ai.provider.name', provider);
+    if (this.legacyNames) span.setAttribute('gen_ai.system', provider);
+  }
+
+  /**
+   * How spans are cleaned before any exporter or store sees them: `redact` masks secrets and
+   * personal data in every string attribute, the status message and event attributes (exception
+   * messages); content `off` also drops descriptions and error messages. Process-wide, like the
+   * tracer provider: the last server configured sets it.
+   */
+  configure(options: {
+    redact?: TextRedactor | undefined;
+    content?: TraceContentCapture;
+    prices?: PriceTable;
+  }): void {
+    this.redact = options.redact;
+    this.content = options.content ?? 'full';
+    if (options.prices) this.prices = options.prices;
+  }
+
+  /** `adk.usage.cost_usd` on a model call with token counts and a priced model. */
+  private price(span: Span): void {
+    const a = span.attributes;
+    if (a['gen_ai.operation.name'] !== 'chat') return;
+    const model = a['gen_ai.response.model'] ?? a['gen_ai.request.model'];
+    if (typeof model !== 'string') return;
+    const num = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : undefined);
+    const input = num('gen_ai.usage.input_tokens');
+    const output = num('gen_ai.usage.output_tokens');
+    if (input === undefined && output === undefined) return;
+    const cost =
+      this.prices.cost(model, {
+        ...(input !== undefined ? { input } : {}),
+        ...(output !== undefined ? { output } : {}),
+        ...(num('adk.usage.cached_input_tokens') !== undefined
+          ? { cachedInput: num('adk.usage.cached_input_tokens') as number }
+          : {}),
+        ...(num('adk.usage.reasoning_tokens') !== undefined
+          ? { reasoning: num('adk.usage.reasoning_tokens') as number }
+          : {}),
+      }) ??
+      (typeof a['gen_ai.request.model'] === 'string' && model !== a['gen_ai.request.model']
+        ? this.prices.cost(a['gen_ai.request.model'] as string, {
+            ...(input !== undefined ? { input } : {}),
+            ...(output !== undefined ? { output } : {}),
+          })
+        : undefined);
+    if (cost !== undefined) span.setAttribute('adk.usage.cost_usd', Number(cost.toFixed(8)));
+  }
+
+  private scrub(span: Span): void {
+    const redact = this.redact;
+    const off = this.content === 'off';
+    if (!redact && !off) return;
+    // The SDK span's attribute map, status and events are plain objects until the span has ended.
+    const attributes = span.attributes as Record<string, unknown>;
+    if (off) for (const key of DESCRIPTIVE_ATTRIBUTES) delete attributes[key];
+    if (redact)
+      for (const [key, value] of Object.entries(redactAttributes(attributes, redact)))
+        span.setAttribute(key, value);
+    const status = span.status;
+    if (status.message) {
+      const message = off ? undefined : redact?.(status.message);
+      if (message !== status.message)
+        span.setStatus(message ? { code: status.code, message } : { code: status.code });
+    }
+    for (const event of span.events) {
+      const eventAttributes = event.attributes as Record<string, unknown> | undefined;
+      if (!eventAttributes) continue;
+      if (off) {
+        delete eventAttributes['exception.message'];
+        delete eventAttributes['exception.stacktrace'];
+      }
+      if (redact) Object.assign(eventAttributes, redactAttributes(eventAttributes, redact));
+    }
   }
 
   onEnd(span: ReadableSpan): void {
@@ -80,6 +174,9 @@ export class InMemorySpanStore implements SpanProcessor {
       start_time: nanos(span.startTime),
       end_time: nanos(span.endTime),
       attributes: { ...span.attributes },
+      // SpanStatusCode: 0 unset, 1 ok, 2 error.
+      status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
+      ...(span.status.code === 2 && span.status.message ? { status_message: span.status.message } : {}),
     };
     let spans = this.traces.get(record.trace_id);
     if (!spans) {
@@ -101,6 +198,60 @@ export class InMemorySpanStore implements SpanProcessor {
       if (span.name === 'call_llm') this.slot(sessionId).llm = record;
       else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
     }
+    this.notify(record);
+  }
+
+  /** Calls `listener` with every span that ends (and again when one is annotated); returns the unsubscribe. */
+  subscribe(listener: SpanListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(record: SpanRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener never breaks span recording.
+      }
+    }
+  }
+
+  /** The kept traces whose root span ended, newest first, filtered like a persisted store's listing. */
+  listTraces(query: TraceQuery = {}): TraceListResult {
+    const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 50)), 1000);
+    const summaries: TraceSummary[] = [];
+    for (const spans of this.traces.values()) {
+      const summarizer = new TraceSummarizer();
+      const root = spans.find((s) => s.name === 'invocation') ?? spans.find((s) => s.parent_span_id === null);
+      if (!root) continue;
+      // Spans under the run first; a root above it (an HTTP span) would close the summary early.
+      for (const span of spans) if (span !== root && span.parent_span_id !== null) summarizer.add(span);
+      const summary = summarizer.add(root);
+      if (!summary || !traceMatches(summary, query)) continue;
+      if (
+        query.attribute &&
+        !spans.some((s) => {
+          const value = s.attributes[query.attribute?.key ?? ''];
+          return value !== undefined && String(value) === query.attribute?.value;
+        })
+      )
+        continue;
+      summaries.push(summary);
+    }
+    summaries.sort((a, b) => b.start_time - a.start_time || (a.trace_id < b.trace_id ? 1 : -1));
+    const offset = query.cursor ? Number(query.cursor) : 0;
+    const start = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    const page = summaries.slice(start, start + limit);
+    return {
+      traces: page,
+      ...(start + limit < summaries.length ? { nextCursor: String(start + limit) } : {}),
+    };
+  }
+
+  /** Every kept span of one trace, oldest first. */
+  traceSpans(traceId: string): SpanRecord[] {
+    return [...(this.traces.get(traceId) ?? [])].sort((a, b) => a.start_time - b.start_time);
   }
 
   private slot(sessionId: string): { llm?: SpanRecord; tool?: SpanRecord } {
@@ -131,7 +282,12 @@ export class InMemorySpanStore implements SpanProcessor {
   annotateLatestModelCall(sessionId: string, attributes: Record<string, string>): void {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
-    Object.assign(record.attributes, attributes);
+    const redact = this.redact;
+    Object.assign(
+      record.attributes,
+      redact ? { ...attributes, ...redactAttributes(attributes, redact) } : attributes,
+    );
+    this.notify(record);
     this.payloads.push({ record, keys: Object.keys(attributes) });
     while (this.payloads.length > this.maxPayloads) {
       const dropped = this.payloads.shift();
@@ -149,7 +305,10 @@ export class InMemorySpanStore implements SpanProcessor {
     const record = kind === 'tool' ? slot?.tool : slot?.llm;
     if (!record) return;
     // The event the span produced, as ADK records it (the first one, for a span with several).
-    if (record.attributes[EVENT_ID_ATTRIBUTE] === undefined) record.attributes[EVENT_ID_ATTRIBUTE] = eventId;
+    if (record.attributes[EVENT_ID_ATTRIBUTE] === undefined) {
+      record.attributes[EVENT_ID_ATTRIBUTE] = eventId;
+      this.notify(record);
+    }
     this.events.set(eventId, record);
     if (this.events.size > this.maxEvents) this.events.delete(this.events.keys().next().value as string);
   }

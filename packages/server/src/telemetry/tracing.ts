@@ -1,4 +1,6 @@
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AdkServerLogger } from '../server/logger.js';
+import { GenAiMetricsProcessor } from './gen-ai-metrics.js';
 import { InMemorySpanStore } from './span-store.js';
 
 /** The process's span store: one per process, since the tracer provider is process-wide. */
@@ -37,12 +39,13 @@ export function setupTracing(logger: AdkServerLogger): Promise<TracingState> {
 async function start(logger: AdkServerLogger): Promise<TracingState> {
   const spans = adkSpanStore();
   const api = await import('@opentelemetry/api');
+  const metrics = new GenAiMetricsProcessor(api);
   if (otlpConfigured(process.env)) {
-    const sdk = await startNodeSdk(spans, logger);
+    const sdk = await startNodeSdk([spans, metrics], logger);
     if (sdk) return { store: spans, collecting: true, exporting: true, flush: sdk.flush };
   }
   const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
-  const provider = new BasicTracerProvider({ spanProcessors: [spans] });
+  const provider = new BasicTracerProvider({ spanProcessors: [spans, metrics] });
   const registered = api.trace.setGlobalTracerProvider(provider);
   if (!registered) {
     logger.warn(
@@ -61,10 +64,7 @@ interface SdkHandle {
   flush(): Promise<void>;
 }
 
-async function startNodeSdk(
-  spans: InMemorySpanStore,
-  logger: AdkServerLogger,
-): Promise<SdkHandle | undefined> {
+async function startNodeSdk(ours: SpanProcessor[], logger: AdkServerLogger): Promise<SdkHandle | undefined> {
   let sdkModule: typeof import('@opentelemetry/sdk-node');
   try {
     sdkModule = await import('@opentelemetry/sdk-node');
@@ -91,13 +91,18 @@ async function startNodeSdk(
   }
   const sdk = new sdkModule.NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'adk-server',
-    spanProcessors: [spans, ...fromEnv] as never,
+    spanProcessors: [...ours, ...fromEnv] as never,
   });
   sdk.start();
   return {
     flush: async () => {
       for (const p of fromEnv as { forceFlush?: () => Promise<void> }[])
         await p.forceFlush?.().catch(() => undefined);
+      // The SDK's meter provider (OTLP metrics), when it registered one.
+      const meters = (await import('@opentelemetry/api')).metrics.getMeterProvider() as {
+        forceFlush?: () => Promise<void>;
+      };
+      await meters.forceFlush?.().catch(() => undefined);
     },
   };
 }

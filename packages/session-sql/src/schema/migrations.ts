@@ -3,10 +3,12 @@ import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migrat
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
+import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
+import { traceMigrations } from './trace-migrations.js';
 import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
@@ -136,6 +138,10 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...forkMigrations(family, tables),
     // What events keep of model responses (0007_model_response_fields).
     ...modelResponseMigrations(family, tables),
+    // The memory contract and the memory job outbox (0008_memory_contract).
+    ...memoryContractMigrations(family, tables),
+    // Spans and trace summaries (0009_traces).
+    ...traceMigrations(family, tables),
   };
 }
 

@@ -3,6 +3,7 @@ import { isErrorResponse, REQUEST_CONFIRMATION } from '../lib/conversation.js';
 import { formatTime, previewJson } from '../lib/format.js';
 import { pure } from '../lib/pure.js';
 import { REQUEST_INPUT, topNodeOf } from '../lib/workflow.js';
+import { ElicitationForm, elicitationOf } from './elicitation-form.js';
 import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
@@ -16,7 +17,8 @@ export interface EventViewProps {
   onShowState: (id: string) => void;
   pending: Set<string>;
   running: boolean;
-  onConfirm: (callId: string, confirmed: boolean) => void;
+  /** Answers a confirmation; `payload` carries a structured answer (e.g. an MCP elicitation's). */
+  onConfirm: (callId: string, confirmed: boolean, payload?: JsonObject) => void;
   /** Rewound by a later event: shown dimmed and marked, without time-travel actions. */
   rewound?: boolean;
   /** Edit / Regenerate / Fork from here (absent: no actions). */
@@ -55,9 +57,21 @@ function Confirmation({
   if (!call) return null;
   const args = (call.args ?? {}) as {
     originalFunctionCall?: { name?: string; args?: unknown };
-    toolConfirmation?: { hint?: string };
+    toolConfirmation?: { hint?: string; payload?: unknown };
   };
   const tool = args.originalFunctionCall?.name ?? 'a tool';
+  const elicitation = elicitationOf(args.toolConfirmation?.payload);
+  if (elicitation)
+    return (
+      <ElicitationForm
+        callId={call.id}
+        elicitation={elicitation}
+        {...(args.toolConfirmation?.hint ? { hint: args.toolConfirmation.hint } : {})}
+        pending={pending}
+        running={running}
+        onConfirm={onConfirm}
+      />
+    );
   return (
     <section class="card confirm" aria-label={`Confirmation for ${tool}`}>
       <div class="card-title">

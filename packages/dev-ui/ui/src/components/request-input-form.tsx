@@ -14,7 +14,8 @@ import { HandIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import './workflow.css';
 
-function FieldInput({
+/** One field of a form built from a JSON schema (nested objects become fieldsets). */
+export function FieldInput({
   field,
   value,
   path,

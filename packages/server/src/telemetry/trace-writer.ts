@@ -1,0 +1,131 @@
+import { type StoredSpan, type TraceStore, TraceSummarizer, type TraceSummary } from '@adk/core';
+import type { AdkServerLogger } from '../server/logger.js';
+import type { InMemorySpanStore } from './span-store.js';
+
+export interface TraceWriterOptions {
+  /** Longest a finished span waits before it is written, ms. Default 250. */
+  flushIntervalMs?: number;
+  /** Spans that trigger a write at once. Default 500. */
+  batchSize?: number;
+  /** Spans held at most while the database is slow or down (newer ones are dropped). Default 20 000. */
+  maxPending?: number;
+  /** How often retention runs, ms. Default 10 minutes; 0 turns it off. */
+  pruneIntervalMs?: number;
+}
+
+/**
+ * Copies the spans the in-process store receives to a persistent trace store, in batches, off the
+ * request path: a span's end only puts it in a map; a timer (or a full batch) writes the map with
+ * one statement per table. A failed write is logged and its spans retried with the next batch,
+ * never surfaced to a run.
+ */
+export class TraceWriter {
+  private pending = new Map<string, StoredSpan>();
+  private summaries = new Map<string, TraceSummary>();
+  private readonly summarizer = new TraceSummarizer();
+  private readonly seen = new WeakSet<StoredSpan>();
+  private readonly unsubscribe: () => void;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pruner: ReturnType<typeof setInterval> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+  private dropped = 0;
+  private readonly flushIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly maxPending: number;
+
+  constructor(
+    source: InMemorySpanStore,
+    private readonly store: TraceStore,
+    private readonly logger: AdkServerLogger,
+    options: TraceWriterOptions = {},
+  ) {
+    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    this.batchSize = options.batchSize ?? 500;
+    this.maxPending = options.maxPending ?? 20_000;
+    this.unsubscribe = source.subscribe((record) => this.add(record));
+    const pruneEvery = options.pruneIntervalMs ?? 600_000;
+    if (pruneEvery > 0) {
+      this.pruner = setInterval(() => {
+        store.prune().catch((error: unknown) => this.warn('pruning', error));
+      }, pruneEvery);
+      this.pruner.unref?.();
+    }
+  }
+
+  private add(record: StoredSpan): void {
+    if (this.closed) return;
+    const key = `${record.trace_id}/${record.span_id}`;
+    const known = this.pending.has(key);
+    if (!known && this.pending.size >= this.maxPending) {
+      this.dropped += 1;
+      return;
+    }
+    this.pending.set(key, record);
+    // Summaries count a span once: at its end (a repeat notification is an annotation).
+    if (!this.seen.has(record)) {
+      this.seen.add(record);
+      const summary = this.summarizer.add(record);
+      if (summary) this.summaries.set(summary.trace_id, summary);
+    }
+    if (this.pending.size >= this.batchSize) this.schedule(0);
+    else this.schedule(this.flushIntervalMs);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer && delay > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  /** Writes what is pending now; resolves when it (and earlier writes) are in the store. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.write());
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0 && this.summaries.size === 0) return;
+    const spans = [...this.pending.values()];
+    const traces = [...this.summaries.values()];
+    this.pending = new Map();
+    this.summaries = new Map();
+    try {
+      await this.store.writeSpans(spans, traces);
+    } catch (error) {
+      this.warn('writing', error);
+      // Back in the queue for the next batch (newer versions of a span win), within the bound.
+      for (const span of spans) {
+        const key = `${span.trace_id}/${span.span_id}`;
+        if (!this.pending.has(key) && this.pending.size < this.maxPending) this.pending.set(key, span);
+      }
+      for (const trace of traces)
+        if (!this.summaries.has(trace.trace_id)) this.summaries.set(trace.trace_id, trace);
+      if (!this.closed) this.schedule(Math.max(this.flushIntervalMs, 1000));
+    }
+    if (this.dropped > 0) {
+      this.logger.warn(`Trace store: ${this.dropped} spans dropped while writes were behind.`);
+      this.dropped = 0;
+    }
+  }
+
+  private warn(what: string, error: unknown): void {
+    this.logger.warn(
+      `Trace store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+
+  /** Stops listening, writes what is pending, stops the timers. */
+  async close(): Promise<void> {
+    if (this.closed) return this.writing;
+    this.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
+    await this.flush();
+    this.closed = true;
+  }
+}

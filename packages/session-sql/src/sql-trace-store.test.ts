@@ -1,0 +1,184 @@
+import { type StoredSpan, TraceSummarizer, type TraceSummary } from '@adk/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
+import { type AnyKysely, SqlTraceStore } from './index.js';
+
+// Spans and trace summaries in the sessions' database: written, queried by every filter, paged,
+// linked to events, and pruned by age and count.
+
+const MS = 1e6;
+
+function trace(
+  id: string,
+  startMs: number,
+  options: {
+    app?: string;
+    user?: string;
+    session?: string;
+    fail?: boolean;
+    tool?: string;
+    durationMs?: number;
+  } = {},
+): { spans: StoredSpan[]; summary: TraceSummary } {
+  const start = startMs * MS;
+  const end = start + (options.durationMs ?? 10) * MS;
+  const session = options.session ?? `s-${id}`;
+  const root: StoredSpan = {
+    name: 'invocation',
+    trace_id: id,
+    span_id: `${id}-root`,
+    parent_span_id: null,
+    start_time: start,
+    end_time: end,
+    attributes: {
+      'adk.app_name': options.app ?? 'app',
+      'adk.user_id': options.user ?? 'u1',
+      'adk.invocation_id': `e-${id}`,
+      'gen_ai.conversation.id': session,
+    },
+    status: 'unset',
+  };
+  const chat: StoredSpan = {
+    name: 'call_llm',
+    trace_id: id,
+    span_id: `${id}-chat`,
+    parent_span_id: root.span_id,
+    start_time: start + MS,
+    end_time: start + 2 * MS,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.conversation.id': session,
+      'gen_ai.usage.input_tokens': 7,
+      'gen_ai.usage.output_tokens': 3,
+      'gcp.vertex.agent.event_id': `ev-${id}`,
+    },
+    status: 'unset',
+  };
+  const tool: StoredSpan = {
+    name: `execute_tool ${options.tool ?? 'lookup'}`,
+    trace_id: id,
+    span_id: `${id}-tool`,
+    parent_span_id: root.span_id,
+    start_time: start + 3 * MS,
+    end_time: start + 4 * MS,
+    attributes: { 'gen_ai.tool.name': options.tool ?? 'lookup', 'gen_ai.conversation.id': session },
+    status: options.fail ? 'error' : 'unset',
+    ...(options.fail ? { status_message: 'boom' } : {}),
+  };
+  const summarizer = new TraceSummarizer();
+  summarizer.add(chat);
+  summarizer.add(tool);
+  const summary = summarizer.add(root);
+  if (!summary) throw new Error('no summary');
+  return { spans: [chat, tool, root], summary };
+}
+
+for (const target of testDatabases()) {
+  describe.skipIf(target.skipReason !== undefined)(suiteTitle(target, 'trace store'), () => {
+    let db: AnyKysely;
+    const prefix = (name: string) => `tr_${name}_${process.pid}_`;
+    beforeAll(async () => {
+      db = await target.open();
+    });
+    afterAll(async () => {
+      await db?.destroy();
+    });
+
+    it('stores spans and summaries and answers every filter, newest first', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('query') });
+      const base = Date.now() - 60_000;
+      const all = [
+        trace('t1', base, { app: 'a', user: 'u1', session: 's1' }),
+        trace('t2', base + 1000, { app: 'a', user: 'u2', session: 's2', fail: true }),
+        trace('t3', base + 2000, { app: 'b', user: 'u1', session: 's1', tool: 'weather', durationMs: 500 }),
+      ];
+      await store.writeSpans(
+        all.flatMap((t) => t.spans),
+        all.map((t) => t.summary),
+      );
+      const ids = async (q: Parameters<SqlTraceStore['listTraces']>[0]) =>
+        (await store.listTraces(q)).traces.map((t) => t.trace_id);
+      expect(await ids({})).toEqual(['t3', 't2', 't1']);
+      expect(await ids({ appName: 'a' })).toEqual(['t2', 't1']);
+      expect(await ids({ userId: 'u1' })).toEqual(['t3', 't1']);
+      expect(await ids({ sessionId: 's1' })).toEqual(['t3', 't1']);
+      expect(await ids({ invocationId: 'e-t2' })).toEqual(['t2']);
+      expect(await ids({ from: base + 500, to: base + 1500 })).toEqual(['t2']);
+      expect(await ids({ status: 'error' })).toEqual(['t2']);
+      expect(await ids({ minDurationMs: 100 })).toEqual(['t3']);
+      expect(await ids({ maxDurationMs: 100 })).toEqual(['t2', 't1']);
+      expect(await ids({ attribute: { key: 'gen_ai.tool.name', value: 'weather' } })).toEqual(['t3']);
+      expect(await ids({ attribute: { key: 'gen_ai.usage.input_tokens', value: '7' } })).toEqual([
+        't3',
+        't2',
+        't1',
+      ]);
+
+      const [t2] = (await store.listTraces({ status: 'error' })).traces;
+      expect(t2).toMatchObject({
+        app_name: 'a',
+        user_id: 'u2',
+        session_id: 's2',
+        status: 'error',
+        span_count: 3,
+        error_count: 1,
+        input_tokens: 7,
+        output_tokens: 3,
+      });
+
+      const first = await store.listTraces({ limit: 2 });
+      expect(first.traces.map((t) => t.trace_id)).toEqual(['t3', 't2']);
+      const second = await store.listTraces({ limit: 2, cursor: first.nextCursor as string });
+      expect(second.traces.map((t) => t.trace_id)).toEqual(['t1']);
+      expect(second.nextCursor).toBeUndefined();
+      await expect(store.listTraces({ cursor: 'garbage' })).rejects.toMatchObject({ code: 'VALIDATION' });
+
+      const spans = await store.traceSpans('t2');
+      expect(spans.map((s) => s.name)).toEqual(['invocation', 'call_llm', 'execute_tool lookup']);
+      expect(spans[2]).toMatchObject({ status: 'error', status_message: 'boom', parent_span_id: 't2-root' });
+      expect((await store.sessionSpans('s1')).map((s) => s.trace_id).sort()).toEqual([
+        't1',
+        't1',
+        't1',
+        't3',
+        't3',
+        't3',
+      ]);
+      expect(await store.eventSpan('ev-t3')).toMatchObject({ name: 'call_llm', trace_id: 't3' });
+      expect(await store.eventSpan('missing')).toBeUndefined();
+    });
+
+    it('replaces a span written again (payload or event link added later) and keeps NUL-free JSON', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('upsert') });
+      const { spans, summary } = trace('u1', Date.now());
+      await store.writeSpans(spans, [summary]);
+      const chat = { ...spans[0], attributes: { ...spans[0]?.attributes, note: 'a\u0000b' } } as StoredSpan;
+      await store.writeSpans([chat], []);
+      const stored = await store.traceSpans('u1');
+      expect(stored).toHaveLength(3);
+      expect(stored.find((s) => s.name === 'call_llm')?.attributes.note).toBe('ab');
+    });
+
+    it('prunes by age and by count', async () => {
+      const store = new SqlTraceStore({
+        db,
+        tablePrefix: prefix('prune'),
+        retention: { maxAgeMs: 3600_000, maxTraces: 3 },
+      });
+      const now = Date.now();
+      const all = [
+        trace('old', now - 2 * 3600_000),
+        ...[1, 2, 3, 4].map((i) => trace(`n${i}`, now - 10_000 + i * 1000)),
+      ];
+      await store.writeSpans(
+        all.flatMap((t) => t.spans),
+        all.map((t) => t.summary),
+      );
+      expect(await store.prune(now)).toBe(2);
+      expect((await store.listTraces()).traces.map((t) => t.trace_id)).toEqual(['n4', 'n3', 'n2']);
+      expect(await store.traceSpans('old')).toEqual([]);
+      expect(await store.traceSpans('n1')).toEqual([]);
+      expect(await store.traceSpans('n2')).toHaveLength(3);
+    });
+  });
+}

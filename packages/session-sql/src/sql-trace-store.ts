@@ -1,0 +1,260 @@
+import {
+  EVENT_ID_ATTRIBUTE,
+  type StoredSpan,
+  spanSessionId,
+  type TraceListResult,
+  type TraceQuery,
+  type TraceRetention,
+  type TraceStore,
+  type TraceSummary,
+  tryParseJson,
+  ValidationError,
+} from '@adk/core';
+import { type RawBuilder, sql } from 'kysely';
+import { tablesFor } from './schema/tables.js';
+import { traceTablesFor } from './schema/trace-migrations.js';
+import { SqlStore, type SqlStoreOptions } from './sql-store.js';
+
+export interface SqlTraceStoreOptions extends SqlStoreOptions {
+  /** Age and count limits applied by `prune()` (the server prunes periodically). */
+  retention?: TraceRetention;
+}
+
+interface SpanRow {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  start_us: number | string;
+  end_us: number | string;
+  status: string;
+  status_message: string | null;
+  attributes: string;
+}
+
+interface TraceRow {
+  trace_id: string;
+  name: string;
+  app_name: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  invocation_id: string | null;
+  start_us: number | string;
+  end_us: number | string;
+  duration_us: number | string;
+  status: string;
+  span_count: number | string;
+  error_count: number | string;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  cost_usd: number | string | null;
+}
+
+const DEFAULT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+const DEFAULT_MAX_TRACES = 100_000;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 1000;
+/** Rows per insert statement (11 parameters each stays far below every driver's limit). */
+const ROWS_PER_INSERT = 200;
+
+const micros = (nanos: number) => Math.round(nanos / 1000);
+const nanos = (value: number | string) => Number(value) * 1000;
+
+/** Drops NUL characters, which Postgres jsonb refuses, from every string of a value. */
+function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
+  );
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function spanStatus(value: string): StoredSpan['status'] {
+  return value === 'ok' || value === 'error' ? value : 'unset';
+}
+
+function toSpan(row: SpanRow): StoredSpan {
+  const attributes = tryParseJson(row.attributes);
+  return {
+    name: row.name,
+    span_id: row.span_id,
+    trace_id: row.trace_id,
+    parent_span_id: row.parent_span_id,
+    start_time: nanos(row.start_us),
+    end_time: nanos(row.end_us),
+    attributes:
+      attributes && typeof attributes === 'object' && !Array.isArray(attributes)
+        ? (attributes as Record<string, unknown>)
+        : {},
+    status: spanStatus(row.status),
+    ...(row.status_message ? { status_message: row.status_message } : {}),
+  };
+}
+
+function toSummary(row: TraceRow): TraceSummary {
+  return {
+    trace_id: row.trace_id,
+    name: row.name,
+    app_name: row.app_name,
+    user_id: row.user_id,
+    session_id: row.session_id,
+    invocation_id: row.invocation_id,
+    start_time: nanos(row.start_us),
+    end_time: nanos(row.end_us),
+    duration_ms: Number(row.duration_us) / 1000,
+    status: row.status === 'error' ? 'error' : 'ok',
+    span_count: Number(row.span_count),
+    error_count: Number(row.error_count),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd ?? 0),
+  };
+}
+
+function encodeCursor(row: TraceRow): string {
+  return Buffer.from(`${row.start_us}:${row.trace_id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { startUs: number; traceId: string } {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const colon = text.indexOf(':');
+  const startUs = Number(text.slice(0, colon));
+  if (colon < 1 || !Number.isSafeInteger(startUs)) throw new ValidationError('Invalid trace cursor');
+  return { startUs, traceId: text.slice(colon + 1) };
+}
+
+/**
+ * Finished spans and trace summaries in the sessions' database (tables `<prefix>spans` and
+ * `<prefix>traces`), shared by every process on it. Writes are upserts by trace and span id, so a
+ * span written again (a payload or event link added after it ended) replaces the earlier row.
+ */
+export class SqlTraceStore extends SqlStore implements TraceStore {
+  private readonly spans;
+  private readonly traces;
+  private readonly maxAgeMs: number;
+  private readonly maxTraces: number;
+
+  constructor(options: SqlTraceStoreOptions) {
+    super(options);
+    const t = traceTablesFor(tablesFor(options.tablePrefix));
+    this.spans = sql.table(t.spans);
+    this.traces = sql.table(t.traces);
+    this.maxAgeMs = options.retention?.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.maxTraces = options.retention?.maxTraces ?? DEFAULT_MAX_TRACES;
+  }
+
+  async writeSpans(spans: readonly StoredSpan[], traces: readonly TraceSummary[]): Promise<void> {
+    if (spans.length === 0 && traces.length === 0) return;
+    await this.ready();
+    const f = this.f;
+    for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
+      const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
+        const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
+        return sql`(${s.trace_id}, ${s.span_id}, ${s.parent_span_id}, ${s.name}, ${spanSessionId(s) ?? null},
+          ${typeof eventId === 'string' ? eventId : null}, ${micros(s.start_time)}, ${micros(s.end_time)},
+          ${s.status ?? 'unset'}, ${s.status_message ?? null}, ${f.json(withoutNul(s.attributes), 'span attributes')})`;
+      });
+      await sql`insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
+          start_us, end_us, status, status_message, attributes)
+        values ${sql.join(rows)}
+        on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
+          event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
+          end_us = excluded.end_us`.execute(this.db);
+    }
+    for (let i = 0; i < traces.length; i += ROWS_PER_INSERT) {
+      const rows = traces.slice(i, i + ROWS_PER_INSERT).map(
+        (
+          t,
+        ) => sql`(${t.trace_id}, ${t.name}, ${t.app_name}, ${t.user_id}, ${t.session_id}, ${t.invocation_id},
+          ${micros(t.start_time)}, ${micros(t.end_time)}, ${Math.round(t.duration_ms * 1000)}, ${t.status},
+          ${t.span_count}, ${t.error_count}, ${t.input_tokens}, ${t.output_tokens}, ${t.cost_usd ?? 0})`,
+      );
+      await sql`insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
+          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
+        values ${sql.join(rows)}
+        on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
+          status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
+          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+          cost_usd = excluded.cost_usd`.execute(this.db);
+    }
+  }
+
+  async listTraces(query: TraceQuery = {}): Promise<TraceListResult> {
+    await this.ready();
+    const limit = Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+    const where: RawBuilder<unknown>[] = [];
+    if (query.appName !== undefined) where.push(sql`t.app_name = ${query.appName}`);
+    if (query.userId !== undefined) where.push(sql`t.user_id = ${query.userId}`);
+    if (query.sessionId !== undefined) where.push(sql`t.session_id = ${query.sessionId}`);
+    if (query.invocationId !== undefined) where.push(sql`t.invocation_id = ${query.invocationId}`);
+    if (query.from !== undefined) where.push(sql`t.start_us >= ${Math.round(query.from * 1000)}`);
+    if (query.to !== undefined) where.push(sql`t.start_us < ${Math.round(query.to * 1000)}`);
+    if (query.status !== undefined) where.push(sql`t.status = ${query.status}`);
+    if (query.minDurationMs !== undefined)
+      where.push(sql`t.duration_us >= ${Math.round(query.minDurationMs * 1000)}`);
+    if (query.maxDurationMs !== undefined)
+      where.push(sql`t.duration_us <= ${Math.round(query.maxDurationMs * 1000)}`);
+    if (query.attribute) {
+      const { key, value } = query.attribute;
+      const read =
+        this.family === 'postgres'
+          ? sql`s.attributes ->> ${key}`
+          : sql`cast(json_extract(s.attributes, ${`$.${JSON.stringify(key)}`}) as text)`;
+      where.push(
+        sql`exists (select 1 from ${this.spans} s where s.trace_id = t.trace_id and ${read} = ${value})`,
+      );
+    }
+    if (query.cursor !== undefined) {
+      const { startUs, traceId } = decodeCursor(query.cursor);
+      where.push(sql`(t.start_us < ${startUs} or (t.start_us = ${startUs} and t.trace_id < ${traceId}))`);
+    }
+    const filter = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+    const { rows } = await sql<TraceRow>`select * from ${this.traces} t ${filter}
+      order by t.start_us desc, t.trace_id desc limit ${limit + 1}`.execute(this.db);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      traces: page.map(toSummary),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor(last) } : {}),
+    };
+  }
+
+  private selectSpans(filter: RawBuilder<unknown>): Promise<StoredSpan[]> {
+    return this.ready()
+      .then(() =>
+        sql<SpanRow>`select s.trace_id, s.span_id, s.parent_span_id, s.name, s.start_us, s.end_us, s.status,
+            s.status_message, ${this.f.jsonText(sql.ref('s.attributes'))} as attributes
+          from ${this.spans} s where ${filter} order by s.start_us, s.span_id`.execute(this.db),
+      )
+      .then(({ rows }) => rows.map(toSpan));
+  }
+
+  traceSpans(traceId: string): Promise<StoredSpan[]> {
+    return this.selectSpans(sql`s.trace_id = ${traceId}`);
+  }
+
+  sessionSpans(sessionId: string): Promise<StoredSpan[]> {
+    return this.selectSpans(
+      sql`s.trace_id in (select x.trace_id from ${this.spans} x where x.session_id = ${sessionId})`,
+    );
+  }
+
+  async eventSpan(eventId: string): Promise<StoredSpan | undefined> {
+    const [span] = await this.selectSpans(sql`s.event_id = ${eventId}`);
+    return span;
+  }
+
+  async prune(now = Date.now()): Promise<number> {
+    await this.ready();
+    const cutoffUs = Math.round((now - this.maxAgeMs) * 1000);
+    // The start of the oldest trace kept by the count limit.
+    const { rows } = await sql<{ start_us: number | string }>`select start_us from ${this.traces}
+      order by start_us desc, trace_id desc limit 1 offset ${this.maxTraces - 1}`.execute(this.db);
+    const boundary = rows[0] ? Math.max(cutoffUs, Number(rows[0].start_us)) : cutoffUs;
+    const old = sql`select trace_id from ${this.traces} where start_us < ${boundary}`;
+    await sql`delete from ${this.spans} where trace_id in (${old})`.execute(this.db);
+    // Spans whose trace never got a summary (its root never ended) go by age.
+    await sql`delete from ${this.spans} where start_us < ${cutoffUs}`.execute(this.db);
+    const result = await sql`delete from ${this.traces} where start_us < ${boundary}`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+}
