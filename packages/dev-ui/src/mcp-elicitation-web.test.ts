@@ -169,7 +169,7 @@ describe.skipIf(unavailable)('MCP elicitation in the dev UI (Chromium)', { timeo
     expect(await link.getAttribute('rel')).toContain('noopener');
     await page.screenshot({ path: join(outDir, '03-url.png') });
     await open.getByRole('button', { name: 'I consent' }).click();
-    await page.getByText(/Tool said: .*accept/).waitFor({ timeout: 120_000 });
+    await page.getByText(/Tool said: .*URL elicitation flow/).waitFor({ timeout: 120_000 });
     await idle();
   });
 });

@@ -96,6 +96,10 @@ describe('UnsafeLocalEnvironment', () => {
       expect((await env.exec(['sh', '-c', 'yes'])).killed).toBe('output_limit');
       expect((await env.exec(['sleep', '30'], { timeoutMs: 300 })).killed).toBe('timeout');
       expect((await env.exec(['/nonexistent/program'])).exitCode).toBe(127);
+      // A process the command leaves behind, holding its output open, goes with the command.
+      const background = await env.exec(['sh', '-c', 'sleep 60 & echo started'], { timeoutMs: 30_000 });
+      expect(background).toMatchObject({ exitCode: 0, stdout: 'started\n' });
+      expect(background.killed).toBeUndefined();
     } finally {
       await env.close();
     }

@@ -83,12 +83,6 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      // Children left in the group (a backgrounded process) go with the command.
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* the group is gone */
-      }
       const err = Buffer.concat(stderr).toString('utf8');
       resolve(
         result(
@@ -102,6 +96,17 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
         ),
       );
     };
+    // Children left in the group (a backgrounded process) go with the command, killed as soon as
+    // the command exits: while one of them lives the group id cannot be handed to a new process,
+    // and once none does the kill finds nothing (ESRCH). Killing later, after 'close', could hit a
+    // new group that reused the number.
+    child.on('exit', () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* the group is gone */
+      }
+    });
     child.on('error', (error) => finish(null, null, error));
     child.on('close', (code, sig) => finish(code, sig));
   });

@@ -7,7 +7,7 @@ import {
   loadSetting,
   packageVersion,
   postJson,
-  postJsonStream,
+  postJsonStreamBatches,
   resolveApiKey,
 } from '@adk/core/http';
 import {
@@ -158,19 +158,20 @@ export class Claude implements Llm {
       yield accumulator.result();
       return;
     }
-    const { events } = await postJsonStream({ ...http, schema: claudeStreamEventSchema });
-    for await (const { value } of events) {
-      if (value.type === 'error') {
-        const retryable = value.error.type === 'overloaded_error' || value.error.type === 'api_error';
-        throw new ApiCallError(`Anthropic API stream failed: ${value.error.message} (${value.error.type})`, {
-          url: http.url,
-          failure: 'http',
-          vendorMessage: value.error.message,
-          isRetryable: retryable,
-        });
+    // Batches: one async step per network chunk instead of one per event.
+    const { events } = await postJsonStreamBatches({ ...http, schema: claudeStreamEventSchema });
+    for await (const batch of events) {
+      for (const { value } of batch) {
+        if (value.type === 'error') {
+          const retryable = value.error.type === 'overloaded_error' || value.error.type === 'api_error';
+          throw new ApiCallError(
+            `Anthropic API stream failed: ${value.error.message} (${value.error.type})`,
+            { url: http.url, failure: 'http', vendorMessage: value.error.message, isRetryable: retryable },
+          );
+        }
+        const delta = accumulator.addEvent(value);
+        if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
       }
-      const delta = accumulator.addEvent(value);
-      if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
     }
     if (!accumulator.stopped) {
       throw new ApiCallError('Anthropic API stream ended before message_stop', {

@@ -226,7 +226,8 @@ function samplingFields(
   return out;
 }
 
-function toContextManagement(editing: ClaudeContextEditing): Block {
+/** The `context_management` request field for the given edits. */
+export function toContextManagement(editing: ClaudeContextEditing): Block {
   const edits: Block[] = [];
   // Claude requires clear_thinking first.
   if (editing.clearThinking) {

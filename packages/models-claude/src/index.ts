@@ -1,6 +1,13 @@
 export { ANTHROPIC_VERSION, Claude, type ClaudeOptions, defaultMaxTokens } from './claude.js';
 export type { ClaudeBedrockOptions, ClaudeVertexOptions } from './cloud.js';
 export {
+  type ClaudeAppliedEdit,
+  type ClaudeContextEditingOptions,
+  type ClaudeContextEditRecord,
+  claudeContextEditing,
+  claudeContextEdits,
+} from './context-editing.js';
+export {
   type CacheControlOptions,
   type ClaudeContextEditing,
   CONTEXT_MANAGEMENT_BETA,

@@ -106,6 +106,35 @@ export const claudeContentBlockSchema: SchemaLike<ClaudeContentBlock> = deferred
 export const claudeMessageSchema: SchemaLike<ClaudeMessage> = deferredSchema(
   () => schemas().claudeMessageSchema,
 );
-export const claudeStreamEventSchema: SchemaLike<ClaudeStreamEvent> = deferredSchema(
+const streamEventSchema: SchemaLike<ClaudeStreamEvent> = deferredSchema(
   () => schemas().claudeStreamEventSchema,
 );
+
+/** The text fields of the common deltas, by delta type. */
+const DELTA_TEXT_FIELD: Record<string, string> = {
+  text_delta: 'text',
+  thinking_delta: 'thinking',
+  input_json_delta: 'partial_json',
+  signature_delta: 'signature',
+};
+
+/**
+ * The common stream event — a text, thinking, tool-input or signature delta — checked by hand: it
+ * is most of a stream, and a structural check costs a fraction of a schema parse. Every other event
+ * (and any delta that does not match) goes through the full schema.
+ */
+function isPlainDelta(value: unknown): value is ClaudeStreamEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  if (event.type !== 'content_block_delta' || typeof event.index !== 'number') return false;
+  const delta = event.delta;
+  if (typeof delta !== 'object' || delta === null) return false;
+  const d = delta as Record<string, unknown>;
+  const field = typeof d.type === 'string' ? DELTA_TEXT_FIELD[d.type] : undefined;
+  return field !== undefined && typeof d[field] === 'string';
+}
+
+export const claudeStreamEventSchema: SchemaLike<ClaudeStreamEvent> = {
+  safeParse: (value) =>
+    isPlainDelta(value) ? { success: true, data: value } : streamEventSchema.safeParse(value),
+};

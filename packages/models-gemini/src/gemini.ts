@@ -16,7 +16,7 @@ import {
   loadSetting,
   packageVersion,
   postJson,
-  postJsonStream,
+  postJsonStreamBatches,
   resolveApiKey,
   userAgent,
 } from '@adk/core/http';
@@ -143,18 +143,21 @@ export class Gemini implements Llm {
       yield accumulator.result();
       return;
     }
-    const { events } = await postJsonStream({ ...http, schema: geminiResponseSchema });
-    for await (const { value } of events) {
-      if (value.error) {
-        throw new ApiCallError(`Gemini API stream failed: ${value.error.message ?? 'unknown error'}`, {
-          url: http.url,
-          failure: 'http',
-          ...(value.error.code !== undefined ? { status: value.error.code } : {}),
-          ...(value.error.message ? { vendorMessage: value.error.message } : {}),
-        });
+    // Batches: one async step per network chunk instead of one per event.
+    const { events } = await postJsonStreamBatches({ ...http, schema: geminiResponseSchema });
+    for await (const batch of events) {
+      for (const { value } of batch) {
+        if (value.error) {
+          throw new ApiCallError(`Gemini API stream failed: ${value.error.message ?? 'unknown error'}`, {
+            url: http.url,
+            failure: 'http',
+            ...(value.error.code !== undefined ? { status: value.error.code } : {}),
+            ...(value.error.message ? { vendorMessage: value.error.message } : {}),
+          });
+        }
+        const deltas = accumulator.add(value);
+        if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
       }
-      const deltas = accumulator.add(value);
-      if (deltas.length > 0) yield { content: { role: 'model', parts: deltas }, partial: true };
     }
     if (!accumulator.finished) {
       throw new ApiCallError('Gemini API stream ended before the response was finished', {

@@ -95,6 +95,67 @@ export const geminiPartSchema: SchemaLike<GeminiPart> = deferredSchema(() => sch
 export const geminiUsageSchema: SchemaLike<Z.infer<Schemas['geminiUsageSchema']>> = deferredSchema(
   () => schemas().geminiUsageSchema,
 );
-export const geminiResponseSchema: SchemaLike<GeminiResponse> = deferredSchema(
-  () => schemas().geminiResponseSchema,
-);
+const responseSchema: SchemaLike<GeminiResponse> = deferredSchema(() => schemas().geminiResponseSchema);
+
+const RESPONSE_KEYS = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
+const CANDIDATE_KEYS = new Set(['content', 'finishReason', 'index']);
+const TEXT_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature']);
+
+function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+function isPlainTextPart(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const part = value as Record<string, unknown>;
+  return (
+    onlyKeys(part, TEXT_PART_KEYS) &&
+    (part.text === undefined || typeof part.text === 'string') &&
+    (part.thought === undefined || typeof part.thought === 'boolean') &&
+    (part.thoughtSignature === undefined || typeof part.thoughtSignature === 'string')
+  );
+}
+
+/**
+ * The common streaming chunk — text and thought parts, a finish reason, numeric usage — checked by
+ * hand: it is most of a stream, and a structural check costs a fraction of a schema parse. Any
+ * other field (function calls, grounding, safety, prompt feedback, errors) goes through the full
+ * schema.
+ */
+function isPlainTextChunk(value: unknown): value is GeminiResponse {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const chunk = value as Record<string, unknown>;
+  if (!onlyKeys(chunk, RESPONSE_KEYS)) return false;
+  if (chunk.modelVersion !== undefined && typeof chunk.modelVersion !== 'string') return false;
+  if (chunk.responseId !== undefined && typeof chunk.responseId !== 'string') return false;
+  const usage = chunk.usageMetadata;
+  if (usage !== undefined) {
+    if (typeof usage !== 'object' || usage === null) return false;
+    for (const count of Object.values(usage)) if (typeof count !== 'number') return false;
+  }
+  const candidates = chunk.candidates;
+  if (candidates === undefined) return true;
+  if (!Array.isArray(candidates)) return false;
+  for (const candidate of candidates) {
+    if (typeof candidate !== 'object' || candidate === null) return false;
+    const c = candidate as Record<string, unknown>;
+    if (!onlyKeys(c, CANDIDATE_KEYS)) return false;
+    if (c.finishReason !== undefined && typeof c.finishReason !== 'string') return false;
+    if (c.index !== undefined && typeof c.index !== 'number') return false;
+    const content = c.content;
+    if (content === undefined) continue;
+    if (typeof content !== 'object' || content === null) return false;
+    const { role, parts } = content as Record<string, unknown>;
+    if (role !== undefined && typeof role !== 'string') return false;
+    if (parts === undefined) continue;
+    if (!Array.isArray(parts)) return false;
+    for (const part of parts) if (!isPlainTextPart(part)) return false;
+  }
+  return true;
+}
+
+export const geminiResponseSchema: SchemaLike<GeminiResponse> = {
+  safeParse: (value) =>
+    isPlainTextChunk(value) ? { success: true, data: value } : responseSchema.safeParse(value),
+};

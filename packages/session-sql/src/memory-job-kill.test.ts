@@ -8,7 +8,8 @@ import { type AnyKysely, kyselyFromUrl, SqlMemoryJobQueue } from './index.js';
 const postgres = inject('postgres');
 const child = fileURLToPath(new URL('./__fixtures__/memory-job-child.mjs', import.meta.url));
 
-// The child runs the built package (dist), as a deployed worker would.
+// The child runs the built package (dist), as a deployed worker would: turbo.json builds this
+// package before its tests.
 describe.skipIf(!postgres.url)('memory jobs survive a kill -9 of their worker (Postgres)', () => {
   let db: AnyKysely;
   const tablePrefix = `mjk_${process.pid}_`;

@@ -3,7 +3,18 @@ import { fmtMs } from '../harness/format.js';
 import { startSseServer } from '../harness/sse-server.js';
 import { median } from '../harness/stats.js';
 import { newReport, type Scenario } from '../harness/types.js';
+import { startVendorSseServer, VENDORS, type Vendor } from '../harness/vendor-streams.js';
+import type { AiSdkPathArgs, AiSdkPathResult } from '../workers/ai-sdk-path.js';
 import type { ProviderPathArgs, ProviderPathResult } from '../workers/provider-path.js';
+import type { ProviderVendorsArgs, ProviderVendorsResult } from '../workers/provider-vendors.js';
+
+const VENDOR_LABELS: Record<Vendor, string> = {
+  chat: '@adk/models-openai `OpenAIChat` (Chat Completions)',
+  responses: '@adk/models-openai `OpenAIResponses` (Responses)',
+  claude: '@adk/models-claude `Claude` (Messages)',
+  gemini: '@adk/models-gemini `Gemini` (generateContent)',
+  interactions: '@adk/models-gemini `GeminiInteractions` (Interactions)',
+};
 
 export const providerPath: Scenario = {
   id: 'provider-path',
@@ -99,16 +110,134 @@ export const providerPath: Scenario = {
         measured: `${ratio.toFixed(2)}×`,
         pass: ratio <= 1.5,
       });
-      return report;
     } finally {
       await server.close();
     }
+    await eachVendor(report, config);
+    await aiSdkAdapter(report, config);
+    return report;
   },
 };
+
+/** Every vendor's wire format against its own bare fetch + SSE split + JSON.parse baseline. */
+async function eachVendor(report: ReturnType<typeof newReport>, config: Parameters<Scenario['run']>[0]) {
+  const deltas = config.quick ? 200 : 5000;
+  const server = await startVendorSseServer(deltas);
+  try {
+    const args: ProviderVendorsArgs = {
+      origin: server.origin,
+      iterations: config.quick ? 4 : 30,
+      warmup: config.quick ? 1 : 5,
+    };
+    const outcome = await runWorker<ProviderVendorsResult>('provider-vendors.ts', args, {
+      timeoutMs: 900_000,
+    });
+    if (outcome.kind === 'skip') {
+      report.skipped.push(outcome.reason);
+      return;
+    }
+    const rows: string[][] = [];
+    const expectedText = textLength(deltas);
+    for (const vendor of VENDORS) {
+      const result = outcome.value[vendor];
+      if (result.baselineEvents !== server.events[vendor])
+        report.notes.push(
+          `**Error**: the ${vendor} baseline saw ${result.baselineEvents} of ${server.events[vendor]} events`,
+        );
+      if (result.adkTextLength !== expectedText)
+        report.notes.push(
+          `**Error**: ${VENDOR_LABELS[vendor]} aggregated ${result.adkTextLength} characters, expected ${expectedText}`,
+        );
+      const adkFirst = median(result.adk.map((s) => s.firstMs));
+      const baseFirst = median(result.baseline.map((s) => s.firstMs));
+      const adkTotal = median(result.adk.map((s) => s.totalMs));
+      const baseTotal = median(result.baseline.map((s) => s.totalMs));
+      const ratio = adkTotal / baseTotal;
+      rows.push([
+        VENDOR_LABELS[vendor],
+        String(server.events[vendor]),
+        fmtMs(adkFirst),
+        fmtMs(baseFirst),
+        fmtMs(adkTotal),
+        fmtMs(baseTotal),
+        `${ratio.toFixed(2)}×`,
+      ]);
+      report.checks.push(
+        {
+          scenario: report.title,
+          label: `${vendor}: overhead to first event`,
+          target: '< 1 ms',
+          measured: fmtMs(adkFirst - baseFirst),
+          pass: adkFirst - baseFirst < 1,
+        },
+        {
+          scenario: report.title,
+          label: `${vendor}: total time vs its baseline`,
+          target: '≤ 1.3×',
+          measured: `${ratio.toFixed(2)}×`,
+          pass: ratio <= 1.3,
+        },
+      );
+    }
+    report.tables.push({
+      caption: `Each vendor's streaming wire format, ${deltas} text deltas per response (in that vendor's framing), read ${args.iterations} times through the provider and through its baseline (bare \`fetch\` + SSE split + \`JSON.parse\` of every event's \`data:\` line), alternating; medians.`,
+      headers: ['provider', 'events', 'first event', 'baseline first', 'total', 'baseline total', 'ratio'],
+      rows,
+    });
+  } finally {
+    await server.close();
+  }
+}
 
 /** Characters of text the stream carries: `token<i % 100> ` per delta. */
 function textLength(deltas: number): number {
   let length = 0;
   for (let i = 0; i < deltas; i++) length += `token${i % 100} `.length;
   return length;
+}
+
+/** @adk/models-ai-sdk against `streamText` on the same AI SDK model, in the same run. */
+async function aiSdkAdapter(report: ReturnType<typeof newReport>, config: Parameters<Scenario['run']>[0]) {
+  const args: AiSdkPathArgs = {
+    deltas: config.quick ? 200 : 5000,
+    iterations: config.quick ? 4 : 30,
+    warmup: config.quick ? 1 : 5,
+  };
+  const outcome = await runWorker<AiSdkPathResult>('ai-sdk-path.ts', args, { timeoutMs: 900_000 });
+  if (outcome.kind === 'skip') {
+    report.skipped.push(outcome.reason);
+    return;
+  }
+  const result = outcome.value;
+  const expected = textLength(args.deltas);
+  if (result.adkTextLength !== expected || result.streamTextLength !== expected)
+    report.notes.push(
+      `**Error**: text lengths ${result.adkTextLength} (ADK) and ${result.streamTextLength} (streamText), expected ${expected}`,
+    );
+  const adk = median(result.adk.map((s) => s.totalMs));
+  const direct = median(result.streamText.map((s) => s.totalMs));
+  const ratio = adk / direct;
+  report.tables.push({
+    caption: `One AI SDK \`MockLanguageModelV4\` streaming ${args.deltas} text deltas, read ${args.iterations} times through @adk/models-ai-sdk and through the AI SDK's \`streamText\` (its \`textStream\`), alternating; medians.`,
+    headers: ['client', 'time to first event', 'total time'],
+    rows: [
+      [
+        '@adk/models-ai-sdk `aiSdkModel(model).generate` (streaming)',
+        fmtMs(median(result.adk.map((s) => s.firstMs))),
+        fmtMs(adk),
+      ],
+      [
+        '`streamText({ model })` directly',
+        fmtMs(median(result.streamText.map((s) => s.firstMs))),
+        fmtMs(direct),
+      ],
+    ],
+  });
+  report.checks.push({
+    scenario: report.title,
+    label: 'AI SDK adapter vs `streamText` on the same model',
+    target: '≤ 1.05×',
+    measured: `${ratio.toFixed(2)}×`,
+    pass: ratio <= 1.05,
+  });
 }

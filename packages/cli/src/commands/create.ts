@@ -36,7 +36,7 @@ export const VENDOR_FOLDER = 'vendor/adk';
  * What the scaffold installs from `@adk/*`: the CLI with its peers, optional ones included (the web
  * UI, `adk eval`'s @adk/eval, `adk mcp`'s @adk/mcp, YAML apps' @adk/config with its @adk/openapi,
  * @adk/skills and @adk/environments, and the server's front-end protocols @adk/ai-sdk and
- * @adk/ag-ui), so every command works and npm never asks the registry for an `@adk/*` name (it
+ * @adk/ag-ui, and the server's trace redaction @adk/guardrails), so every command works and npm never asks the registry for an `@adk/*` name (it
  * looks optional peers up too).
  */
 const WANTED = [
@@ -51,6 +51,7 @@ const WANTED = [
   '@adk/environments',
   '@adk/ai-sdk',
   '@adk/ag-ui',
+  '@adk/guardrails',
 ];
 
 function versionOf(spec: string, fallback: string): string {

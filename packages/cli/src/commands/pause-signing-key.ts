@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** File of the per-install pause-signing key, in the server's data folder. */
@@ -23,7 +23,17 @@ export function pauseSigningKeys(dataDir: string, env = process.env): string[] |
   if (existsSync(file)) return [readFileSync(file, 'utf8').trim()];
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return [key];
+  // Written whole to a file of its own, then linked into place: an instance starting at the same
+  // time either links first or finds the complete key of the one that did (never a half-written file).
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(tmp, file);
+    return [key];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return [readFileSync(file, 'utf8').trim()];
+  } finally {
+    unlinkSync(tmp);
+  }
 }

@@ -280,6 +280,9 @@ export function comparableEvent(event: unknown): unknown {
       return p;
     });
   }
+  // An LlmAgent's final event carries its validated structured `output` here (typed for library
+  // users); adk-python sets `output` on workflow node events only. Outside a node it is not compared.
+  if (!isPlainObject(rest.node_info)) delete rest.output;
   if (isPlainObject(rest.actions)) {
     const { requested_auth_configs: _a, requested_tool_confirmations: _c, ...actions } = rest.actions;
     actions.state_delta = withoutModeKeys(actions.state_delta);

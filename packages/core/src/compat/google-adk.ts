@@ -4,12 +4,19 @@ import type { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content } from '../events/content.js';
 import type { Event } from '../events/event.js';
+import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from '../flow/confirmation.js';
 import type { Llm, LlmRequest, LlmResponse } from '../models/llm.js';
 import { defaultModelRegistry, type ModelProvider } from '../models/registry.js';
 import type { AgentHooks, Plugin } from '../plugins/plugin.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { googleSearch } from '../tools/model-built-in-tools.js';
 import type { ToolContext } from '../tools/tool-context.js';
+
+/** @google/adk's name for {@link REQUEST_CONFIRMATION}: the function call asking to confirm a tool call. */
+export const REQUEST_CONFIRMATION_FUNCTION_CALL_NAME = REQUEST_CONFIRMATION;
+
+/** @google/adk's name for {@link REQUEST_CREDENTIAL}: the function call asking for credentials. */
+export const REQUEST_EUC_FUNCTION_CALL_NAME = REQUEST_CREDENTIAL;
 
 /** @google/adk's `GOOGLE_SEARCH`: Gemini's Google Search tool (our `googleSearch()`). */
 export const GOOGLE_SEARCH = /* @__PURE__ */ googleSearch();

@@ -3,6 +3,7 @@ import { describeError } from '../errors/errors.js';
 import { type Content, contentText } from '../events/content.js';
 import { createEvent, type Event } from '../events/event.js';
 import type { Llm } from '../models/llm.js';
+import type { ProviderOptions } from '../models/provider-options.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import { isVisibleFromBranch } from './contents.js';
 
@@ -13,8 +14,14 @@ export interface CompressionInput {
   agentName: string;
 }
 
-/** Contents to send, and optionally events to commit first (a compaction). */
-export type CompressionResult = Content[] | { contents: Content[]; events: Event[] };
+/**
+ * Contents to send, and optionally events to commit first (a compaction) and provider options
+ * for this request (server-side compression a vendor applies, such as Claude's context editing).
+ * The request's own provider options win over the compressor's, field by field per namespace.
+ */
+export type CompressionResult =
+  | Content[]
+  | { contents: Content[]; events?: Event[]; providerOptions?: ProviderOptions };
 
 /**
  * Shrinks the history sent to the model. Applied while building each request, after the history

@@ -21,6 +21,7 @@ import { supportsLive } from '../models/llm-connection.js';
 import { resolveModel } from '../models/registry.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import { delayUnlessAborted as sleep } from '../utils/abort.js';
 import { buildContents } from './contents.js';
 import { asResponse, type CallOutcome, mergeActions, runCall } from './functions.js';
 import { buildRequest, type ResolvedTools, resolveTools, withCallIds } from './llm-flow.js';
@@ -114,19 +115,6 @@ const GO_AWAY_MARGIN_MS = 2000;
 function parseDurationMs(value: string | undefined): number {
   const m = value === undefined ? null : /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
   return m ? Number(m[1]) * 1000 : 0;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Resolves with the promise's value, or with undefined as soon as `signal` aborts. */

@@ -27,6 +27,7 @@ import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.
 import { RECALL_METADATA_KEY, recallIntoRequest } from '../memory/agent-memory.js';
 import { profileInstruction } from '../memory/profile.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
+import type { ProviderOptions } from '../models/provider-options.js';
 import { resolveModel } from '../models/registry.js';
 import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
@@ -363,10 +364,11 @@ async function* step(
 ): AsyncGenerator<Event, void, undefined> {
   const tools = cachedTools(agent) ?? (await resolveTools(agent, ctx));
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
+  const compression: CompressionExtras = {};
   const contents =
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
       ? buildContents(ctx, agent.name, agent.includeContents)
-      : yield* compressedContents(agent, ctx);
+      : yield* compressedContents(agent, ctx, compression);
   const plan = agent.outputSchema ? outputSchemaPlan(agent, ctx) : undefined;
   if (plan?.kind === 'exceeded') {
     yield toolRoundsExceededEvent(agent, ctx, plan.rounds);
@@ -378,6 +380,12 @@ async function* step(
   // the transfer processor adds transfer_to_agent, and both before the agent's own tools.
   const active = plan?.kind === 'tool' ? withTool(tools, plan.tool) : tools;
   const request = await buildRequest(agent, ctx, active, contents);
+  // The request's own provider options win over the compressors', field by field.
+  if (compression.providerOptions)
+    request.config.providerOptions = mergeProviderOptions(
+      compression.providerOptions,
+      request.config.providerOptions,
+    );
   if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
   const recalled = agent.memory?.recall
     ? await recallIntoRequest(agent.memory.recall, ctx, request)
@@ -636,10 +644,33 @@ function cancelledResponses(ctx: InvocationContext, agent: LlmAgent, calls: Func
   });
 }
 
+/** What compressors add to the request besides its history. */
+interface CompressionExtras {
+  providerOptions?: ProviderOptions;
+}
+
+/** `over` on top of `base`, namespaces merged field by field. */
+function mergeProviderOptions(
+  base: ProviderOptions | undefined,
+  over: ProviderOptions | undefined,
+): ProviderOptions {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over ?? {})) {
+    const earlier = merged[key];
+    merged[key] = isPlainRecord(earlier) && isPlainRecord(value) ? { ...earlier, ...value } : value;
+  }
+  return merged as ProviderOptions;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The history for the next request, after the agent's (or the runner's) context compressors. */
 async function* compressedContents(
   agent: LlmAgent,
   ctx: InvocationContext,
+  extras: CompressionExtras = {},
 ): AsyncGenerator<Event, Content[], undefined> {
   let contents = buildContents(ctx, agent.name, agent.includeContents);
   const compressors: ContextCompressor[] = agent.contextCompression ?? ctx.contextCompression ?? [];
@@ -653,10 +684,12 @@ async function* compressedContents(
       contents = result;
       continue;
     }
-    for (const event of result.events) yield event;
+    if (result.providerOptions)
+      extras.providerOptions = mergeProviderOptions(extras.providerOptions, result.providerOptions);
+    const events = result.events ?? [];
+    for (const event of events) yield event;
     // A committed compaction changes the history: build it again from the session.
-    contents =
-      result.events.length > 0 ? buildContents(ctx, agent.name, agent.includeContents) : result.contents;
+    contents = events.length > 0 ? buildContents(ctx, agent.name, agent.includeContents) : result.contents;
   }
   return contents;
 }

@@ -76,9 +76,10 @@ export class PauseSigner {
   private static payload(scope: PauseScope, call: FunctionCall): Uint8Array {
     return encoder.encode(
       canonicalJson({
-        v: 1,
+        v: 2,
         app: scope.appName,
         user: scope.userId,
+        session: scope.sessionId,
         invocation: scope.invocationId,
         id: call.id,
         name: call.name,
@@ -91,13 +92,14 @@ export class PauseSigner {
     const [first] = await this.ready;
     const key = first as SigningKey;
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key.key, PauseSigner.payload(scope, call)));
-    return `v1.${key.id}.${base64url(mac)}`;
+    return `v2.${key.id}.${base64url(mac)}`;
   }
 
   async verify(scope: PauseScope, call: FunctionCall, signature: unknown): Promise<boolean> {
     if (typeof signature !== 'string') return false;
     const [version, id, mac] = signature.split('.');
-    if (version !== 'v1' || !id || !mac) return false;
+    // v1 signatures did not cover the session: they no longer verify.
+    if (version !== 'v2' || !id || !mac) return false;
     for (const key of await this.ready) {
       if (key.id !== id) continue;
       const expected = base64url(
@@ -133,13 +135,25 @@ export class PauseSigner {
     if (responses.length === 0) return;
     const visible = visibleEvents(events);
     for (const response of responses) {
-      let found: { call: FunctionCall; event: Event } | undefined;
+      let found: { call: FunctionCall; event: Event; at: number } | undefined;
       for (let i = visible.length - 1; i >= 0 && !found; i--) {
         const event = visible[i] as Event;
         if (event.author === 'user') continue;
         const call = eventFunctionCalls(event).find((c) => c.id === response.id);
-        if (call) found = { call, event };
+        if (call) found = { call, event, at: i };
       }
+      // A call the client answered already is not paused any more: a second answer (a replay of a
+      // signed one) would run a confirmed tool again. A tool's own interim result does not count.
+      if (
+        found &&
+        visible
+          .slice(found.at + 1)
+          .some((e) => e.author === 'user' && eventFunctionResponses(e).some((r) => r.id === response.id))
+      )
+        throw new PauseSignatureError(
+          `The answer to "${response.name}" (${response.id}) is refused: that call was answered already`,
+          { callId: response.id },
+        );
       if (!found)
         throw new PauseSignatureError(
           `The answer "${response.name}" (${response.id}) matches no paused call`,
@@ -167,6 +181,8 @@ export class PauseSigner {
 export interface PauseScope {
   appName: string;
   userId: string;
+  /** The session the pause belongs to: a signed pause copied into another session does not verify. */
+  sessionId: string;
   invocationId: string;
 }
 

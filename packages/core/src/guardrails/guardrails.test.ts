@@ -176,6 +176,8 @@ describe('guardrails: input', () => {
     expect(error).toBeInstanceOf(GuardrailTripped);
     expect(isGuardrailTripped(error)).toBe(true);
     expect(error).toMatchObject({ guardrail: 'marker', point: 'input', reason: 'marker found' });
+    // Asked not to reject, it resolves to no text.
+    expect(await runAgentText(agent, 'bad idea', { rejectOnError: false })).toBe('');
   });
 });
 

@@ -26,6 +26,8 @@ interface GuardedAgent {
 }
 
 interface PluginGuardrails {
+  /** The plugins these were collected from. */
+  plugins?: readonly unknown[];
   count: number;
   input: Guardrail[];
   output: Guardrail[];
@@ -40,8 +42,15 @@ function pluginGuardrails(manager: PluginManager): PluginGuardrails {
   if (manager.isEmpty) return EMPTY;
   const plugins = manager.list();
   const cached = byManager.get(manager);
-  if (cached && cached.count === plugins.length) return cached;
+  // The same plugins (not just as many): a plugin swapped for another is seen.
+  if (
+    cached?.plugins &&
+    cached.plugins.length === plugins.length &&
+    cached.plugins.every((p, i) => p === plugins[i])
+  )
+    return cached;
   const found: PluginGuardrails = {
+    plugins: [...plugins],
     count: plugins.length,
     input: [],
     output: [],

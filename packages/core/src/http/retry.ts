@@ -1,4 +1,5 @@
 import { CancelledError } from '../errors/errors.js';
+import { delay } from '../utils/abort.js';
 import { isPlainObject } from '../utils/json.js';
 import { type RetryConfig, retryMs } from '../workflow/retry-config.js';
 import { isApiCallError } from './api-call-error.js';
@@ -107,20 +108,8 @@ export async function withRetry<T>(
 
 /** Resolves after `ms`, or rejects with a CancelledError when `signal` aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(cancelled(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return delay(ms, signal).catch(() => {
+    throw cancelled(signal as AbortSignal);
   });
 }
 

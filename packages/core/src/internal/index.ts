@@ -31,6 +31,7 @@ export { mergeState, splitStateDelta } from '../sessions/state.js';
 export { sessionStateAt } from '../sessions/time-travel.js';
 export { rewoundEventIds } from '../sessions/visible-events.js';
 export { isToolset } from '../tools/toolset.js';
+export { delay, delayUnlessAborted } from '../utils/abort.js';
 export { newId } from '../utils/ids.js';
 export { isPlainObject, parseJson, tryParseJson } from '../utils/json.js';
 export { deferredSchema, formatIssues, lazyZod } from '../utils/zod.js';

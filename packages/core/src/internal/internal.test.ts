@@ -6,9 +6,22 @@ describe('@adk/core/internal', () => {
   it('exports the shared helpers; the root still re-exports the same values for one minor version', () => {
     const names = Object.keys(internal);
     expect(names.length).toBeGreaterThan(30);
-    for (const name of names)
+    // Helpers added after the move live only here.
+    const internalOnly = new Set(['delay', 'delayUnlessAborted']);
+    for (const name of names.filter((n) => !internalOnly.has(n)))
       expect((root as Record<string, unknown>)[name], name).toBe((internal as Record<string, unknown>)[name]);
     expect(internal.tryParseJson('{"a":1}')).toEqual({ a: 1 });
     expect(internal.isPlainObject([])).toBe(false);
+    expect('delay' in root).toBe(false);
+  });
+
+  it('delay rejects with the abort reason and delayUnlessAborted resolves early, leaving no listener', async () => {
+    const controller = new AbortController();
+    const waiting = internal.delay(60_000, controller.signal);
+    const cut = internal.delayUnlessAborted(60_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    await expect(cut).resolves.toBeUndefined();
+    await expect(internal.delay(1, new AbortController().signal)).resolves.toBeUndefined();
   });
 });

@@ -200,8 +200,8 @@ export async function runAgentText(
   options?: RunAgentOptions,
 ): Promise<string> {
   const result = await runAgent(agent, message, options);
-  // A tripwire is not an answer: library users get the typed error.
+  // A tripwire is not an answer: library users get the typed error (unless they asked for none).
   const tripped = result.events.map(guardrailTrippedFrom).find((e) => e !== undefined);
-  if (tripped) throw tripped;
+  if (tripped && options?.rejectOnError !== false) throw tripped;
   return result.text;
 }

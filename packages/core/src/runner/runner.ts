@@ -268,6 +268,12 @@ export class Runner {
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
     if (this.execution === 'local' && !params.recover) this.checkConfiguration();
+    // A forged answer is refused here (403 in the server), not left to fail the run it would start.
+    if (this.pauseSigner && params.newMessage && !params.recover) {
+      const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
+      const session = await this.sessionService.getSession(key);
+      await this.pauseSigner.verifyAnswers(key, session?.events ?? [], params.newMessage);
+    }
     const local = this.execution === 'local';
     const record = await this.runs.admit(params, true, local);
     if (local) void drain(this.runs.execute(params, this.runBody, record, true));
@@ -509,10 +515,15 @@ export class Runner {
     }
     if (!this.pluginManager.isEmpty) await this.pluginManager.init();
     const session = await this.loadSession(params);
-    // Answers to paused calls must answer calls this server signed (refused before anything is committed).
-    if (this.pauseSigner && params.newMessage && !params.recover)
+    // Answers to paused calls must answer calls this server signed (refused before anything is
+    // committed), queued and recovered runs included: only a message the log already holds (a
+    // recovered invocation's) was checked before.
+    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
+    const recovered =
+      params.recover && params.invocationId ? recoveryPoint(session.events, params.invocationId) : undefined;
+    if (this.pauseSigner && params.newMessage && !recovered)
       await this.pauseSigner.verifyAnswers(
-        { appName: this.appName, userId: params.userId },
+        { appName: this.appName, userId: params.userId, sessionId: session.id },
         session.events,
         params.newMessage,
       );
@@ -546,8 +557,6 @@ export class Runner {
     if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    // Crash recovery: the invocation's events so far are in the log; it goes on from them.
-    const recovered = params.recover ? recoveryPoint(session.events, invocationId) : undefined;
     const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
     if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
     if (recovered) shared.recovering = true;
@@ -826,7 +835,10 @@ export class Runner {
       return final;
     }
     if (this.pauseSigner && final.longRunningToolIds?.length)
-      final = await this.pauseSigner.signEvent({ appName: this.appName, userId: ctx.userId }, final);
+      final = await this.pauseSigner.signEvent(
+        { appName: this.appName, userId: ctx.userId, sessionId: ctx.session.id },
+        final,
+      );
     const delta = final.actions.stateDelta;
     for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
     await this.sessionService.appendEvent(ctx.session, final);

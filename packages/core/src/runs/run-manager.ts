@@ -8,6 +8,7 @@ import {
 } from '../errors/errors.js';
 import { type Event, eventFunctionResponses } from '../events/event.js';
 import type { SessionService } from '../sessions/session.js';
+import { delayUnlessAborted as sleep } from '../utils/abort.js';
 import { nowMs } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
 import {
@@ -577,18 +578,4 @@ export class RunManager {
   private key(runId: string): RunKey {
     return { appName: this.appName, runId };
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }

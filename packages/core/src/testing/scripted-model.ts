@@ -3,6 +3,7 @@ import type { Content, Part } from '../events/content.js';
 import { contentText } from '../events/content.js';
 import type { ModelCapabilities } from '../models/capabilities.js';
 import type { GenerateOptions, Llm, LlmRequest, LlmResponse } from '../models/llm.js';
+import { delay as sleep } from '../utils/abort.js';
 
 /** One scripted turn: a response, text, parts, a thrown error, or a function of the request. */
 export type ScriptStep =
@@ -75,21 +76,6 @@ function toResponse(value: LlmResponse | string | Part[]): LlmResponse {
   if (Array.isArray(value))
     return { content: { role: 'model', parts: value }, finishReason: 'STOP', turnComplete: true };
   return value;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { CancelledError, describeError, errorCodeOf } from '../errors/errors.js';
 import { createEvent, type Event, type RouteValue } from '../events/event.js';
 import { pauseEvent } from '../flow/pause.js';
+import { delayUnlessAborted as sleep } from '../utils/abort.js';
 import { zod } from '../utils/zod.js';
 import type { BaseNode } from './base-node.js';
 import { NodeReportedError, NodeTimeoutError, WorkflowOutputError } from './errors.js';
@@ -43,19 +44,6 @@ export interface NodeRunParams {
   outputFor: string[];
   /** Test seam: the random source of retry jitter. */
   random?: () => number;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function toJsonSchema(schema: RequestInput['responseSchema']): Record<string, unknown> | undefined {

@@ -1,4 +1,5 @@
 import type { Event, FunctionResponse, Session } from '@adk/core';
+import { delay } from '@adk/core/internal';
 import type { McpSession } from './mcp-session.js';
 import { type McpCallResult, toFunctionResponse } from './result-mapping.js';
 
@@ -87,7 +88,7 @@ export async function awaitTask(
     status = task.status;
     message = task.statusMessage;
     if (TERMINAL.has(status)) break;
-    await pause((task.pollInterval as number | undefined) ?? options.pollIntervalMs, options.signal);
+    await delay((task.pollInterval as number | undefined) ?? options.pollIntervalMs, options.signal);
   }
   let response: Record<string, unknown>;
   if (status === 'completed') {
@@ -105,22 +106,6 @@ export async function awaitTask(
     response = { error: `The MCP task ${status}${message ? `: ${message}` : ''}`, taskStatus: status };
   }
   return { id: record.functionCallId, name: record.tool, response };
-}
-
-/** Waits `ms`, or rejects with the signal's reason; the abort listener never outlives the wait. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Asks the server to cancel a task. */

@@ -41,4 +41,33 @@ export type InteractionObject = Z.infer<Schemas['interaction']>;
 export type InteractionEvent = Z.infer<Schemas['event']>;
 
 export const interactionSchema: SchemaLike<InteractionObject> = deferredSchema(() => schemas().interaction);
-export const interactionEventSchema: SchemaLike<InteractionEvent> = deferredSchema(() => schemas().event);
+const eventSchema: SchemaLike<InteractionEvent> = deferredSchema(() => schemas().event);
+
+/**
+ * A delta or step boundary event (most of a stream) checked by hand: the same rules as the schema,
+ * at a fraction of a schema parse. Events that carry a step, an interaction, usage, a status or an
+ * error go through the full schema.
+ */
+function isLightEvent(value: unknown): value is InteractionEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const event = value as Record<string, unknown>;
+  if (typeof event.event_type !== 'string') return false;
+  if (event.index !== undefined && typeof event.index !== 'number') return false;
+  if (
+    event.step !== undefined ||
+    event.interaction !== undefined ||
+    event.usage !== undefined ||
+    event.status !== undefined ||
+    event.error !== undefined
+  )
+    return false;
+  const delta = event.delta;
+  if (delta === undefined) return true;
+  return (
+    typeof delta === 'object' && delta !== null && typeof (delta as { type?: unknown }).type === 'string'
+  );
+}
+
+export const interactionEventSchema: SchemaLike<InteractionEvent> = {
+  safeParse: (value) => (isLightEvent(value) ? { success: true, data: value } : eventSchema.safeParse(value)),
+};
