@@ -16,7 +16,7 @@ import {
   isAdkError,
   NotFoundError,
 } from '../errors/errors.js';
-import { type Content, contentText } from '../events/content.js';
+import type { Content } from '../events/content.js';
 import {
   createEvent,
   type Event,
@@ -26,15 +26,9 @@ import {
 } from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
-import { isStoredLiveEvent } from '../flow/live-flow.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
-import {
-  checkInput,
-  checkLiveContent,
-  hasInputGuardrails,
-  startInputGate,
-} from '../guardrails/run-guardrails.js';
+import { checkInput, hasInputGuardrails, startInputGate } from '../guardrails/run-guardrails.js';
 import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
@@ -66,13 +60,7 @@ import { loadZod } from '../utils/zod.js';
 import { isWorkflowAgent } from '../workflow/brand.js';
 import type { Workflow } from '../workflow/workflow.js';
 import { checkRunConfiguration } from './preflight.js';
-import {
-  forkRunnerSession,
-  type RewindParams,
-  type RunnerForkParams,
-  rewindSession,
-  type TimeTravelHost,
-} from './time-travel.js';
+import type { RewindParams, RunnerForkParams, TimeTravelHost } from './time-travel.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -375,7 +363,8 @@ export class Runner {
    * artifacts return to what they were. Refused while the session has a run queued or running
    * (ConcurrentInvocationError) unless `cancelRunning`.
    */
-  rewind(params: RewindParams): Promise<Event> {
+  async rewind(params: RewindParams): Promise<Event> {
+    const { rewindSession } = await loadTimeTravel();
     return rewindSession(this.timeTravelHost(), params);
   }
 
@@ -384,7 +373,8 @@ export class Runner {
    * with that part of the log, its state and artifact versions, and `forkedFrom`; the original is
    * untouched (docs/architecture.md §5.5).
    */
-  forkSession(params: RunnerForkParams): Promise<Session> {
+  async forkSession(params: RunnerForkParams): Promise<Session> {
+    const { forkRunnerSession } = await loadTimeTravel();
     return forkRunnerSession(this.timeTravelHost(), params);
   }
 
@@ -414,6 +404,29 @@ export class Runner {
       signal: params.signal ?? params.abortSignal,
     };
     return this.checked(() => this.exclusive(common, () => this.runLiveExclusive(params)));
+  }
+
+  /** The live session's implementation is loaded on the first `runLive` (an app without live sessions never loads it). */
+  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    const { runLiveSession } = await loadLiveRun();
+    yield* runLiveSession(
+      {
+        appName: this.appName,
+        agent: this.agent,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        credentialService: this.credentialService,
+        pluginManager: this.pluginManager,
+        models: this.models,
+        contextCompression: this.contextCompression,
+        runEnded: RUN_ENDED,
+        loadSession: (p) => this.loadSession(p),
+        findAgentToRun: (session, message) => this.findAgentToRun(session, message),
+        branchOf,
+      },
+      params,
+    );
   }
 
   /**
@@ -685,138 +698,6 @@ export class Runner {
     }
   }
 
-  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
-    await Promise.all([loadTelemetry(), loadZod()]);
-    await this.pluginManager.init();
-    const session = await this.loadSession(params);
-    const controller = new AbortController();
-    const liveSignal = params.signal ?? params.abortSignal;
-    const onAbort = () => controller.abort(liveSignal?.reason);
-    if (liveSignal?.aborted) onAbort();
-    else liveSignal?.addEventListener('abort', onAbort, { once: true });
-    const signal = controller.signal;
-    let afterRunDone = false;
-    const invocationId = params.invocationId ?? `e-${newId()}`;
-    const trace = startSpan('invocation', NO_TRACE, () => ({
-      [GenAi.conversationId]: session.id,
-      [GenAi.agentName]: this.agent.name,
-      'adk.app_name': this.appName,
-      'adk.user_id': params.userId,
-      'adk.invocation_id': invocationId,
-      'adk.live': true,
-    }));
-    const ctx = new InvocationContext({
-      invocationId,
-      appName: this.appName,
-      userId: params.userId,
-      session,
-      sessionService: this.sessionService,
-      artifactService: this.artifactService,
-      memoryService: this.memoryService,
-      credentialService: this.credentialService,
-      pluginManager: this.pluginManager,
-      models: this.models,
-      runConfig: params.runConfig ?? {},
-      signal,
-      agent: this.agent,
-      rootAgent: this.agent,
-      shared: { llmCalls: 0, ended: false, tempState: {} },
-      trace,
-      contextCompression: this.contextCompression,
-      liveRequestQueue: params.liveRequestQueue,
-      liveResumptionHandle: { current: params.resumptionHandle },
-    });
-    let failure: unknown;
-    try {
-      const halt = await this.pluginManager.beforeRun({ context: ctx });
-      if (halt) {
-        yield await this.commitLive(
-          ctx,
-          createEvent({ invocationId, author: this.agent.name, content: halt }),
-        );
-      } else {
-        const agent = this.findAgentToRun(session, undefined);
-        for await (const event of agent.runLive(ctx.with({ agent, branch: branchOf(agent) }))) {
-          yield await this.commitLive(ctx, event);
-          if (signal.aborted) break;
-        }
-      }
-      afterRunDone = true;
-      await this.pluginManager.afterRun({ context: ctx });
-    } catch (error) {
-      // Aborting is how a live session is normally stopped: it ends without an error event.
-      if (!signal.aborted) {
-        failure = error;
-        if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
-        const event = createEvent({
-          invocationId,
-          author: ctx.agent.name,
-          errorCode: errorCodeOf(error),
-          errorMessage: describeError(error),
-          ...(isGuardrailTripped(error) ? trippedEventFields(error) : {}),
-        });
-        try {
-          yield await this.commitLive(ctx, event);
-        } catch {
-          yield event;
-        }
-      }
-    } finally {
-      liveSignal?.removeEventListener('abort', onAbort);
-      controller.abort(RUN_ENDED);
-      if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
-      endSpan(trace, failure);
-    }
-  }
-
-  /**
-   * onEvent plugins, then commit by the live rules (see isStoredLiveEvent). A transcription is
-   * stored as its content text, without the stream-only transcription fields.
-   */
-  private async commitLive(ctx: InvocationContext, event: Event): Promise<Event> {
-    const replaced = this.pluginManager.isEmpty
-      ? undefined
-      : await this.pluginManager.onEvent({ context: ctx, event });
-    let final = replaced ?? event;
-    if (!isStoredLiveEvent(final)) return final;
-    final = await this.guardLiveEvent(ctx, final);
-    const delta = final.actions.stateDelta;
-    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
-    if (final.inputTranscription || final.outputTranscription) {
-      const { inputTranscription: _in, outputTranscription: _out, ...stored } = final;
-      await this.sessionService.appendEvent(ctx.session, stored);
-    } else await this.sessionService.appendEvent(ctx.session, final);
-    return final;
-  }
-
-  /**
-   * A live session's stored text (transcripts included) through the guardrails before it is
-   * stored: the user's through the input guardrails, an agent's through its output guardrails.
-   */
-  private async guardLiveEvent(ctx: InvocationContext, event: Event): Promise<Event> {
-    const content = event.content;
-    if (!content || event.errorCode || !content.parts.some((p) => p.text !== undefined && !p.thought))
-      return event;
-    // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
-    if (event.author === 'user' && !event.inputTranscription) return event;
-    const checked = await checkLiveContent(ctx, this.agent, event.author, content);
-    if (!checked || checked.records.length === 0) return event;
-    const text = contentText(checked.content);
-    const guarded: Event = {
-      ...event,
-      content: checked.content,
-      actions: {
-        ...event.actions,
-        stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
-      },
-      customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records },
-    };
-    // What the client is shown of the transcript is the checked text too.
-    if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };
-    if (event.outputTranscription) guarded.outputTranscription = { ...event.outputTranscription, text };
-    return guarded;
-  }
-
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
   private async commit(ctx: InvocationContext, event: Event): Promise<Event> {
     // Nothing is committed past input guardrails that still run beside the model call.
@@ -959,6 +840,14 @@ function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
 
 /** Telemetry and zod are loaded before the first run (each load is then a no-op). */
 let optionalModulesLoaded = false;
+
+let liveRun: Promise<typeof import('./live-run.js')> | undefined;
+/** Runner.runLive's implementation, imported once on first use. */
+const loadLiveRun = () => (liveRun ??= import('./live-run.js'));
+
+let timeTravel: Promise<typeof import('./time-travel.js')> | undefined;
+/** Rewind and fork (time travel), imported once on first use. */
+const loadTimeTravel = () => (timeTravel ??= import('./time-travel.js'));
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = /* @__PURE__ */ new CancelledError('The run has ended');
