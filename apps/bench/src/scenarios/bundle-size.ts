@@ -7,7 +7,6 @@
 // the entry chunk plus every chunk it imports statically; the total of all chunks (lazily loaded
 // features included, fetched only when their method is first called) is reported beside it.
 // Also the import time of @adk/core in a fresh Node.
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -80,9 +79,13 @@ export const bundleSize: Scenario = {
   },
 };
 
+/**
+ * `@adk/core` resolved by esbuild itself from this app's folder, through the package's `exports`
+ * (built package, what npm installs): a neutral or browser build matches the `default` condition
+ * (per-module code), not `node` (the bundle Node's loader reads).
+ */
 function coreEntry(): string {
-  const manifest = fileURLToPath(import.meta.resolve('@adk/core/package.json'));
-  return join(dirname(manifest), 'dist', 'index.js');
+  return fileURLToPath(new URL('../..', import.meta.url));
 }
 
 async function bundle(
@@ -93,9 +96,9 @@ async function bundle(
   try {
     const result = await build({
       stdin: {
-        contents: `export { ${names.join(', ')} } from ${JSON.stringify(entry)};`,
+        contents: `export { ${names.join(', ')} } from '@adk/core';`,
         loader: 'js',
-        resolveDir: dirname(entry),
+        resolveDir: entry,
       },
       bundle: true,
       minify: true,
