@@ -1,9 +1,9 @@
+import { agentKindOf } from '../agents/agent-kind.js';
 import { asArray, BaseAgent } from '../agents/base-agent.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
-import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow-agents.js';
 import type { ArtifactService } from '../artifacts/artifact-service.js';
 import type { CredentialService } from '../auth/credential-service.js';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service.js';
@@ -824,7 +824,11 @@ function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasW
   // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
   const agent = (hasWorkflow && outermostWorkflow(found)) || found;
   const path = [agent];
-  for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
+  for (
+    let a = agent.parentAgent;
+    a && (agentKindOf(a) === 'sequential' || agentKindOf(a) === 'loop');
+    a = a.parentAgent
+  )
     path.unshift(a);
   if (path.length === 1) return agent;
   shared.resumePath = path;
@@ -879,7 +883,7 @@ function branchOf(agent: BaseAgent): string | undefined {
   let branch: string | undefined;
   for (let i = 0; i + 1 < path.length; i++) {
     const parent = path[i] as BaseAgent;
-    if (parent instanceof ParallelAgent)
+    if (agentKindOf(parent) === 'parallel')
       branch = `${branch ?? parent.name}.${(path[i + 1] as BaseAgent).name}`;
   }
   return branch;
