@@ -166,7 +166,7 @@ export class LlmAgent<
     return runLlmFlow(this, context);
   }
 
-  /** The live flow is loaded on the first live session (an app without live sessions never loads it). */
+  // The live flow is loaded on the first live session (an app without live sessions never loads it).
   protected override async *runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const { runLiveFlow } = await loadLiveFlow();
     yield* runLiveFlow(this, context);
