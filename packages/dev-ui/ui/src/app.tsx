@@ -559,6 +559,18 @@ export function App() {
     return ids;
   }, [events]);
 
+  const callArgs = useMemo(() => {
+    const args = new Map<string, Record<string, unknown>>();
+    for (const e of events)
+      for (const p of e.content?.parts ?? [])
+        if (p.functionCall?.id)
+          args.set(p.functionCall.id, (p.functionCall.args ?? {}) as Record<string, unknown>);
+    return args;
+  }, [events]);
+  const artifactTarget = useMemo(
+    () => (app && sessionId ? { app, user, session: sessionId } : undefined),
+    [app, user, sessionId],
+  );
   const pending = useMemo(
     () => new Set([...pendingConfirmations(events), ...pendingRequestInputs(events)]),
     [events],
@@ -788,6 +800,8 @@ export function App() {
                         rewound={rewound.has(e.id)}
                         timeTravel={e.id.startsWith('local-') ? undefined : timeTravel}
                         regenerable={regenerable.has(e.id)}
+                        callArgs={callArgs}
+                        {...(artifactTarget ? { artifactTarget } : {})}
                       />
                     ),
                   )

@@ -1,8 +1,6 @@
-import { useMemo, useState } from 'preact/hooks';
 import type { JsonObject } from '../api/types.js';
-import { formFromSchema, initialRaw, type RawValue, readForm } from '../lib/workflow.js';
 import { HandIcon, LinkIcon } from './icons.js';
-import { FieldInput } from './request-input-form.js';
+import { SchemaForm } from './request-input-form.js';
 import './workflow.css';
 
 /** The key under which an MCP tool's confirmation payload carries the server's elicitation. */
@@ -65,9 +63,6 @@ export function ElicitationForm({
   running: boolean;
   onConfirm: (callId: string, confirmed: boolean, payload?: JsonObject) => void;
 }) {
-  const field = useMemo(() => formFromSchema(elicitation.requestedSchema), [elicitation.requestedSchema]);
-  const [raw, setRaw] = useState<RawValue>(() => initialRaw(field));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const title = `${elicitation.server} asks (${elicitation.tool})`;
   const decline = () => callId && onConfirm(callId, true, { action: 'decline' });
   const link = safeUrl(elicitation.url);
@@ -108,38 +103,21 @@ export function ElicitationForm({
           </button>
         </div>
       ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            const result = readForm(field, raw);
-            if (!result.ok) {
-              setErrors(result.errors);
-              return;
-            }
-            setErrors({});
-            const content = isObject(result.value) ? (result.value as JsonObject) : {};
-            if (callId) onConfirm(callId, true, { action: 'accept', content });
-          }}
+        <SchemaForm
+          schema={elicitation.requestedSchema}
+          running={running}
+          onAnswer={(value) =>
+            callId &&
+            onConfirm(callId, true, {
+              action: 'accept',
+              content: isObject(value) ? (value as JsonObject) : {},
+            })
+          }
         >
-          <div class="fields">
-            <FieldInput
-              field={field}
-              value={raw}
-              path={field.kind === 'object' ? '' : field.key}
-              errors={errors}
-              disabled={running}
-              onChange={setRaw}
-            />
-          </div>
-          <div class="confirm-actions">
-            <button type="submit" class="btn primary" disabled={running}>
-              Send answer
-            </button>
-            <button type="button" class="btn danger" disabled={running} onClick={decline}>
-              Decline
-            </button>
-          </div>
-        </form>
+          <button type="button" class="btn danger" disabled={running} onClick={decline}>
+            Decline
+          </button>
+        </SchemaForm>
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { ElicitationForm, elicitationOf } from './elicitation-form.js';
 import { ClipIcon, HandIcon, LinkIcon } from './icons.js';
 import { JsonView } from './json-view.js';
 import { Markdown } from './markdown.js';
+import { McpAppView, mcpAppOf } from './mcp-app-view.js';
 import { NodeOutput, RequestInputForm } from './request-input-form.js';
 import { TimeTravelActions, type TimeTravelHandlers } from './time-travel-actions.js';
 
@@ -27,6 +28,10 @@ export interface EventViewProps {
   regenerable?: boolean;
   /** Answers a workflow question (`adk_request_input`) with a function response. */
   onAnswer?: (callId: string, name: string, response: JsonObject) => void;
+  /** The open session, for views kept as its artifacts (MCP Apps). */
+  artifactTarget?: { app: string; user: string; session: string };
+  /** The arguments of the session's function calls, by call id (an MCP App view is given them). */
+  callArgs?: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 function InlineData({ part }: { part: Part }) {
@@ -139,7 +144,7 @@ function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: 
   }
   if (part.functionResponse) {
     const failed = isErrorResponse(part);
-    return (
+    const details = (
       <details class={`card tool-response${failed ? ' error' : ''}`}>
         <summary>
           <span class={`badge ${failed ? 'error' : 'result'}`}>{failed ? 'error' : 'result'}</span>{' '}
@@ -151,6 +156,20 @@ function PartView({ part, event, props }: { part: Part; event: AdkEvent; props: 
           label={`Response of ${part.functionResponse.name}`}
         />
       </details>
+    );
+    const view = mcpAppOf(part.functionResponse.response);
+    if (!view || !props.artifactTarget) return details;
+    return (
+      <>
+        {details}
+        <McpAppView
+          target={props.artifactTarget}
+          app={view}
+          toolName={part.functionResponse.name}
+          args={part.functionResponse.id ? props.callArgs?.get(part.functionResponse.id) : undefined}
+          response={part.functionResponse.response ?? {}}
+        />
+      </>
     );
   }
   if (part.text !== undefined) {

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { FunctionCall, JsonObject } from '../api/types.js';
 import {
@@ -144,6 +145,57 @@ export function FieldInput({
 }
 
 /**
+ * A form built from a JSON schema: its fields, inline errors, "Send answer" and any other actions.
+ * `onAnswer` gets the value once it reads as the schema says.
+ */
+export function SchemaForm({
+  schema,
+  running,
+  onAnswer,
+  children,
+}: {
+  schema: unknown;
+  running: boolean;
+  onAnswer: (value: unknown) => void;
+  children?: ComponentChildren;
+}) {
+  const field = useMemo(() => formFromSchema(schema), [schema]);
+  const [raw, setRaw] = useState<RawValue>(() => initialRaw(field));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        const result = readForm(field, raw);
+        if (!result.ok) {
+          setErrors(result.errors);
+          return;
+        }
+        setErrors({});
+        onAnswer(result.value);
+      }}
+    >
+      <div class="fields">
+        <FieldInput
+          field={field}
+          value={raw}
+          path={field.kind === 'object' ? '' : field.key}
+          errors={errors}
+          disabled={running}
+          onChange={setRaw}
+        />
+      </div>
+      <div class="confirm-actions">
+        <button type="submit" class="btn primary" disabled={running}>
+          Send answer
+        </button>
+        {children}
+      </div>
+    </form>
+  );
+}
+
+/**
  * An `adk_request_input` call: the question, its payload, and (while it is open) a form built
  * from its `response_schema` whose submit answers it with a function response.
  */
@@ -159,11 +211,7 @@ export function RequestInputForm({
   onAnswer?: (callId: string, name: string, response: JsonObject) => void;
 }) {
   const args = (call.args ?? {}) as RequestInputArgs;
-  const field = useMemo(() => formFromSchema(args.response_schema), [args.response_schema]);
-  const [raw, setRaw] = useState<RawValue>(() => initialRaw(field));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const title = args.message ?? 'The workflow asks for input';
-  const rootPath = field.kind === 'object' ? '' : field.key;
   return (
     <section class="card confirm request-input" aria-label={`Question: ${title}`}>
       <div class="card-title">
@@ -171,34 +219,11 @@ export function RequestInputForm({
       </div>
       {args.payload !== undefined ? <JsonView value={args.payload} label="Details of the question" /> : null}
       {pending ? (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            const result = readForm(field, raw);
-            if (!result.ok) {
-              setErrors(result.errors);
-              return;
-            }
-            setErrors({});
-            if (call.id) onAnswer?.(call.id, call.name, replyResponse(result.value));
-          }}
-        >
-          <div class="fields">
-            <FieldInput
-              field={field}
-              value={raw}
-              path={rootPath}
-              errors={errors}
-              disabled={running}
-              onChange={setRaw}
-            />
-          </div>
-          <div class="confirm-actions">
-            <button type="submit" class="btn primary" disabled={running}>
-              Send answer
-            </button>
-          </div>
-        </form>
+        <SchemaForm
+          schema={args.response_schema}
+          running={running}
+          onAnswer={(value) => call.id && onAnswer?.(call.id, call.name, replyResponse(value))}
+        />
       ) : (
         <p class="muted">Answered.</p>
       )}
