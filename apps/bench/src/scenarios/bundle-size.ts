@@ -64,7 +64,7 @@ export const bundleSize: Scenario = {
     }
     report.tables.push({
       caption:
-        'esbuild 0.28, `bundle: true, minify: true, format: esm, splitting: true`, the entry `export { … } from "@adk/core"` resolved to the built package; zod, undici and @opentelemetry/* external. Loaded up front = the entry chunk plus the chunks it imports statically (what runs before the first call of a lazily loaded method); all chunks = everything the build emits. A `node:` import fails a neutral or browser build.',
+        'esbuild 0.28, `bundle: true, minify: true, format: esm, splitting: true`, the entry `export { … } from "@adk/core"` resolved by esbuild through the built package exports (a neutral or browser build takes the `default` condition: per-module code); zod, undici and @opentelemetry/* external. Loaded up front = the entry chunk plus the chunks it imports statically (what runs before the first call of a lazily loaded method); all chunks = everything the build emits. A `node:` import fails a neutral or browser build.',
       headers: [
         'imported',
         'loaded up front, minified',
