@@ -125,7 +125,9 @@ type MetaOutputs = Record<
 
 /**
  * The entry chunk and the chunks reachable from it through static `import` statements are what a
- * page or a process loads before it runs; chunks reached only by `import()` load on first use.
+ * page or a process loads before it runs; chunks reached only by `import()` load on first use. The
+ * entry is the application's (`<stdin>`): esbuild marks the chunk of every `import()` target as an
+ * entry point too.
  */
 function measureChunks(
   files: OutputFile[],
@@ -136,7 +138,7 @@ function measureChunks(
     const key = Object.keys(outputs).find((k) => file.path.endsWith(k.replace(/^out\//, '/')));
     if (key !== undefined) byRelative.set(key, file.contents);
   }
-  const entryKey = Object.keys(outputs).find((k) => outputs[k]?.entryPoint !== undefined);
+  const entryKey = Object.keys(outputs).find((k) => outputs[k]?.entryPoint === '<stdin>');
   const loaded = new Set<string>();
   const queue = entryKey === undefined ? [] : [entryKey];
   while (queue.length > 0) {

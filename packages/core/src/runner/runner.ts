@@ -59,6 +59,7 @@ import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 import { isWorkflowAgent } from '../workflow/brand.js';
 import type { Workflow } from '../workflow/workflow.js';
+import type { BackgroundHost } from './background.js';
 import { checkRunConfiguration } from './preflight.js';
 import type { RewindParams, RunnerForkParams, TimeTravelHost } from './time-travel.js';
 
@@ -256,16 +257,8 @@ export class Runner {
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
     if (this.execution === 'local' && !params.recover) this.checkConfiguration();
-    // A forged answer is refused here (403 in the server), not left to fail the run it would start.
-    if (this.pauseSigner && params.newMessage && !params.recover) {
-      const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
-      const session = await this.sessionService.getSession(key);
-      await this.pauseSigner.verifyAnswers(key, session?.events ?? [], params.newMessage);
-    }
-    const local = this.execution === 'local';
-    const record = await this.runs.admit(params, true, local);
-    if (local) void drain(this.runs.execute(params, this.runBody, record, true));
-    return { ...record };
+    const { startBackgroundRun } = await loadBackground();
+    return startBackgroundRun(this.backgroundHost(), params);
   }
 
   /**
@@ -302,33 +295,21 @@ export class Runner {
    * invocation from the log; resolves when it has ended (its record says how).
    */
   async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
-    const session = await this.sessionService.getSession(key);
-    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
-    // a late answer: the run ends failed, and its events so far stay as they are.
-    if (session && supersededAt(session.events, record.invocationId)) {
-      await this.runs.store.updateRun(
-        { appName: this.appName, runId: record.id },
-        {
-          status: 'failed',
-          endedAt: Date.now(),
-          error: { code: 'INTERRUPTED', message: SUPERSEDED_MESSAGE },
-        },
-      );
-      return;
-    }
-    const { newMessage, stateDelta, runConfig } = record.input;
-    const params: RunParams = {
-      userId: record.userId,
-      sessionId: record.sessionId,
-      invocationId: record.invocationId,
-      ...(newMessage ? { newMessage } : {}),
-      ...(stateDelta ? { stateDelta } : {}),
-      ...(runConfig ? { runConfig } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      recover: true,
+    const { resumeBackgroundRun } = await loadBackground();
+    return resumeBackgroundRun(this.backgroundHost(), record, options);
+  }
+
+  private backgroundHost(): BackgroundHost {
+    return {
+      appName: this.appName,
+      sessionService: this.sessionService,
+      runs: this.runs,
+      execution: this.execution,
+      pauseSigner: this.pauseSigner,
+      runBody: this.runBody,
+      supersededAt,
+      supersededMessage: SUPERSEDED_MESSAGE,
     };
-    return drain(this.runs.execute(params, this.runBody, record));
   }
 
   /** A run of this app by id (undefined when unknown). */
@@ -853,6 +834,10 @@ let timeTravel: Promise<typeof import('./time-travel.js')> | undefined;
 /** Rewind and fork (time travel), imported once on first use. */
 const loadTimeTravel = () => (timeTravel ??= import('./time-travel.js'));
 
+let background: Promise<typeof import('./background.js')> | undefined;
+/** Background runs (`startRun`, `resumeRun`, `recoverRuns`, workers), imported once on first use. */
+const loadBackground = () => (background ??= import('./background.js'));
+
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = /* @__PURE__ */ new CancelledError('The run has ended');
 
@@ -921,15 +906,6 @@ function recoveryPoint(
   const finished =
     last.author !== 'user' && !last.errorCode && isFinalResponse(last) && !last.longRunningToolIds?.length;
   return { userContent, finished };
-}
-
-/** Drives a background run to its end; its record says how it ended. */
-async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
-  try {
-    for await (const _ of events);
-  } catch {
-    // Recorded on the run.
-  }
 }
 
 const SUPERSEDED_MESSAGE = 'The process running it stopped, and later runs of the session went on without it';
