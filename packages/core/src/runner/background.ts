@@ -55,6 +55,23 @@ export async function resumeBackgroundRun(
     return;
   }
   const { newMessage, stateDelta, runConfig } = record.input;
+  // It stopped while input guardrails checked its message, which no store keeps before they
+  // pass: it cannot be answered (answering the history without it would be wrong).
+  if (
+    record.input.messageWithheld &&
+    !newMessage &&
+    !session?.events.some((e) => e.invocationId === record.invocationId)
+  ) {
+    await host.runs.store.updateRun(
+      { appName: host.appName, runId: record.id },
+      {
+        status: 'failed',
+        endedAt: Date.now(),
+        error: { code: 'INTERRUPTED', message: WITHHELD_MESSAGE },
+      },
+    );
+    return;
+  }
   const params: RunParams = {
     userId: record.userId,
     sessionId: record.sessionId,
@@ -67,6 +84,9 @@ export async function resumeBackgroundRun(
   };
   return drain(host.runs.execute(params, host.runBody, record));
 }
+
+const WITHHELD_MESSAGE =
+  'The process running it stopped while input guardrails checked its message, which is kept nowhere until they pass; send the message again';
 
 /** Drives a background run to its end; its record says how it ended. */
 async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {

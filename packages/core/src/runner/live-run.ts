@@ -158,7 +158,12 @@ async function guardLiveEvent(host: LiveRunHost, ctx: InvocationContext, event: 
   // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
   if (event.author === 'user' && !event.inputTranscription) return event;
   const checked = await checkLiveContent(ctx, host.agent, event.author, content);
-  if (!checked || checked.records.length === 0) return event;
+  // State a check recorded (a budget's totals) is kept even when it changed nothing.
+  if (
+    !checked ||
+    (checked.records.length === 0 && Object.keys(checked.context.actions.stateDelta).length === 0)
+  )
+    return event;
   const text = contentText(checked.content);
   const guarded: Event = {
     ...event,
@@ -167,7 +172,9 @@ async function guardLiveEvent(host: LiveRunHost, ctx: InvocationContext, event: 
       ...event.actions,
       stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
     },
-    customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records },
+    ...(checked.records.length > 0
+      ? { customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records } }
+      : {}),
   };
   // What the client is shown of the transcript is the checked text too.
   if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };

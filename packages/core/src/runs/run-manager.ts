@@ -33,6 +33,8 @@ export type RunBody<P> = (
   params: P,
   started: () => Promise<void>,
   end: RunTracker['end'],
+  /** The run's tracker: its record and `replaceInput` (its events are observed by the caller). */
+  tracker?: RunTracker,
 ) => AsyncGenerator<Event, void, undefined>;
 
 export interface RunEventsOptions {
@@ -158,7 +160,7 @@ export class RunManager {
     let completed = false;
     let thrown: unknown;
     try {
-      for await (const event of body(tracker.params, tracker.started, tracker.end)) {
+      for await (const event of body(tracker.params, tracker.started, tracker.end, tracker)) {
         tracker.observe(event);
         yield event;
       }
@@ -259,6 +261,7 @@ export class RunManager {
     const input: RunInput = {};
     if (params.newMessage && (!executeHere || (this.keepsMessage?.() ?? true)))
       input.newMessage = params.newMessage;
+    else if (params.newMessage) input.messageWithheld = true;
     if (params.stateDelta) input.stateDelta = params.stateDelta;
     if (params.runConfig) input.runConfig = params.runConfig;
     const createdAt = nowMs();
