@@ -7,6 +7,7 @@ import {
   type Runner,
   type Session,
 } from '@adk/core';
+import type { Message } from '@ag-ui/core';
 import type { AgUiEvent } from './events.js';
 import { FRONTEND_TOOLS_KEY, installFrontendTools } from './frontend-tools.js';
 import { AgUiRequestError, parseRunInput, runMessage, stateDelta } from './input.js';
@@ -117,6 +118,7 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
         state: { ...session.state, ...(delta ?? {}) },
         frontendTools: (input.tools ?? []).map((t) => t.name),
         results,
+        messages: input.messages as unknown as Message[],
       });
 
       // Nothing to run (a thread opened, or only a state change): the thread as it is.

@@ -4,9 +4,10 @@ import {
   isPlainObject,
   REQUEST_CONFIRMATION,
   REQUEST_INPUT,
+  RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
-import type { Interrupt, TokenUsage } from '@ag-ui/core';
+import type { Interrupt, Message, TokenUsage } from '@ag-ui/core';
 import type { AgUiEvent, JsonPatchOperation } from './events.js';
 
 export const REQUEST_CREDENTIAL = 'adk_request_credential';
@@ -23,7 +24,15 @@ export interface AgUiEventsOptions {
   frontendTools?: Iterable<string>;
   /** Results to announce first (answers the previous run's interrupts gave). */
   results?: { toolCallId: string; content: unknown }[];
+  /**
+   * The client's messages as its input sent them (`RunAgentInput.messages`). A retraction sends
+   * them, with this run's messages, as the MESSAGES_SNAPSHOT that withdraws the retracted text.
+   */
+  messages?: readonly Message[];
 }
+
+/** The CUSTOM event that names a withdrawn text message (sent before the MESSAGES_SNAPSHOT). */
+export const RETRACT_EVENT = 'adk.retract';
 
 /** Whether a `major.minor[.patch]` version is at least 1.0. */
 export function speaks1(version: string | undefined): boolean {
@@ -117,6 +126,9 @@ export class AgUiTranslator {
   private readonly usage: TokenUsage[] = [];
   private readonly toolNames = new Map<string, string>();
   private failed = false;
+  /** This run's messages as the client builds them from the events (for a MESSAGES_SNAPSHOT). */
+  private readonly mirror: Message[] = [];
+  private readonly mirrored = new Map<string, Message>();
 
   constructor(private readonly options: AgUiEventsOptions) {
     this.state = visibleState(options.state ?? {});
@@ -143,12 +155,20 @@ export class AgUiTranslator {
         content: jsonText(result.content),
         role: 'tool',
       });
+    for (const e of out) this.remember(e);
     return out;
   }
 
   push(event: Event): AgUiEvent[] {
+    const out = this.translate(event);
+    for (const e of out) this.remember(e);
+    return out;
+  }
+
+  private translate(event: Event): AgUiEvent[] {
     const out = this.start();
     if (this.ended || event.author === 'user') return out;
+    if (event.customMetadata?.[RETRACT_METADATA_KEY] === true) this.retract(event, out);
     if (event.author !== this.step) {
       this.closeBlocks(out);
       if (this.step) out.push({ type: 'STEP_FINISHED', stepName: this.step });
@@ -219,6 +239,82 @@ export class AgUiTranslator {
       out.push(...this.fail(event.errorMessage ?? 'The run failed', event.errorCode));
     }
     return out;
+  }
+
+  /**
+   * Withdraws the text streamed so far in this model turn (an output guardrail rewrote or stopped
+   * it): the text message ends, a CUSTOM `adk.retract` names it, and a MESSAGES_SNAPSHOT without it
+   * replaces the client's messages (every AG-UI client applies it). A rewritten text follows as a
+   * new message.
+   */
+  private retract(event: Event, out: AgUiEvent[]): void {
+    const open = this.text;
+    if (!open) return;
+    this.closeText(out);
+    const message = this.mirrored.get(open.id);
+    if (message?.role === 'assistant' && message.toolCalls?.length) delete message.content;
+    else if (message) {
+      this.mirror.splice(this.mirror.indexOf(message), 1);
+      this.mirrored.delete(open.id);
+    }
+    const records = event.customMetadata?.adkGuardrails;
+    const record = Array.isArray(records) && isPlainObject(records[0]) ? records[0] : undefined;
+    out.push({
+      type: 'CUSTOM',
+      name: RETRACT_EVENT,
+      value: {
+        messageId: open.id,
+        ...(typeof record?.guardrail === 'string' ? { guardrail: record.guardrail } : {}),
+        ...(typeof record?.reason === 'string' ? { reason: record.reason } : {}),
+      },
+    });
+    out.push({
+      type: 'MESSAGES_SNAPSHOT',
+      messages: structuredClone([...(this.options.messages ?? []), ...this.mirror]),
+    });
+  }
+
+  /** Applies a sent event to the mirror of the client's messages. */
+  private remember(e: AgUiEvent): void {
+    const find = (id: string) => this.mirrored.get(id);
+    const add = (m: Message) => {
+      this.mirror.push(m);
+      this.mirrored.set(m.id, m);
+      return m;
+    };
+    switch (e.type) {
+      case 'TEXT_MESSAGE_START':
+        if (!find(e.messageId))
+          add({ id: e.messageId, role: 'assistant', content: '', ...(e.name ? { name: e.name } : {}) });
+        return;
+      case 'TEXT_MESSAGE_CONTENT': {
+        const m = find(e.messageId);
+        if (m?.role === 'assistant') m.content = `${m.content ?? ''}${e.delta}`;
+        return;
+      }
+      case 'TOOL_CALL_START': {
+        const found = e.parentMessageId ? find(e.parentMessageId) : undefined;
+        const parent: Extract<Message, { role: 'assistant' }> =
+          found?.role === 'assistant' ? found : { id: e.parentMessageId ?? e.toolCallId, role: 'assistant' };
+        if (parent !== found) add(parent);
+        parent.toolCalls = [
+          ...(parent.toolCalls ?? []),
+          { id: e.toolCallId, type: 'function', function: { name: e.toolCallName, arguments: '' } },
+        ];
+        return;
+      }
+      case 'TOOL_CALL_ARGS':
+        for (const m of this.mirror)
+          if (m.role === 'assistant')
+            for (const c of m.toolCalls ?? []) if (c.id === e.toolCallId) c.function.arguments += e.delta;
+        return;
+      case 'TOOL_CALL_RESULT':
+        if (!find(e.messageId))
+          add({ id: e.messageId, role: 'tool', toolCallId: e.toolCallId, content: e.content });
+        return;
+      default:
+        return;
+    }
   }
 
   /** Ends the run with RUN_ERROR (nothing follows it). */
