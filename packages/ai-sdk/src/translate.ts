@@ -2,7 +2,9 @@ import {
   type Event,
   type FunctionCall,
   type FunctionResponse,
+  isPlainObject,
   REQUEST_CONFIRMATION,
+  RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
 import type { AdkMessageMetadata, FinishReason, JsonValue, UIMessageChunk } from './chunks.js';
@@ -146,6 +148,7 @@ export class UIMessageStreamTranslator {
       }
       return out;
     }
+    if (event.customMetadata?.[RETRACT_METADATA_KEY] === true) this.retract(event, out);
     if (isModelCall) this.modelCallDone = true;
     if (event.usageMetadata) this.addUsage(event.usageMetadata);
     const reason = finishReasonOf(event.finishReason);
@@ -276,6 +279,27 @@ export class UIMessageStreamTranslator {
     if (!this.authors.includes(author)) this.authors.push(author);
     // A change of speaker is told as it happens (metadata merges into the message's).
     out.push({ type: 'message-metadata', messageMetadata: { author, authors: [...this.authors] } });
+  }
+
+  /**
+   * Withdraws the streamed text of this model call (an output guardrail rewrote or stopped it):
+   * the text part ends and a `data-adk-retract` part right after it names it; the rewritten text,
+   * if any, follows as a new text part. A client drops the text part before a `data-adk-retract`.
+   */
+  private retract(event: Event, out: UIMessageChunk[]): void {
+    const open = this.blocks.text;
+    if (!open) return;
+    this.end('text', out);
+    const records = event.customMetadata?.adkGuardrails;
+    const record = Array.isArray(records) && isPlainObject(records[0]) ? records[0] : undefined;
+    out.push({
+      type: 'data-adk-retract',
+      data: {
+        textId: open.id,
+        ...(typeof record?.guardrail === 'string' ? { guardrail: record.guardrail } : {}),
+        ...(typeof record?.reason === 'string' ? { reason: record.reason } : {}),
+      },
+    });
   }
 
   private openStep(out: UIMessageChunk[]): void {
