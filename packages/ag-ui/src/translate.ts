@@ -126,6 +126,8 @@ export class AgUiTranslator {
   private readonly usage: TokenUsage[] = [];
   private readonly toolNames = new Map<string, string>();
   private failed = false;
+  /** How the last event said the run ends, when it was an error event (told at `finish`). */
+  private ending: { cancelled: true } | { cancelled: false; message: string; code?: string } | undefined;
   /** This run's messages as the client builds them from the events (for a MESSAGES_SNAPSHOT). */
   private readonly mirror: Message[] = [];
   private readonly mirrored = new Map<string, Message>();
@@ -168,6 +170,7 @@ export class AgUiTranslator {
   private translate(event: Event): AgUiEvent[] {
     const out = this.start();
     if (this.ended || event.author === 'user') return out;
+    this.ending = undefined;
     if (event.customMetadata?.[RETRACT_METADATA_KEY] === true) this.retract(event, out);
     if (event.author !== this.step) {
       this.closeBlocks(out);
@@ -234,9 +237,15 @@ export class AgUiTranslator {
         value: { path: event.nodeInfo.path, output: event.output },
       });
     if (event.errorCode || event.errorMessage) {
-      if (event.interrupted || event.errorCode === 'CANCELLED') return out;
-      this.failed = true;
-      out.push(...this.fail(event.errorMessage ?? 'The run failed', event.errorCode));
+      // Only the run's last event ends it as a failure or a cancellation: a run survives an error
+      // event that something follows (a failed tool whose error the model is told, a retried call).
+      if (event.interrupted || event.errorCode === 'CANCELLED') this.ending = { cancelled: true };
+      else
+        this.ending = {
+          cancelled: false,
+          message: event.errorMessage ?? 'The run failed',
+          ...(event.errorCode ? { code: event.errorCode } : {}),
+        };
     }
     return out;
   }
@@ -329,8 +338,19 @@ export class AgUiTranslator {
     return out;
   }
 
-  /** Ends the run with RUN_FINISHED: interrupts when it waits for answers, else success. */
+  /**
+   * Ends the run: RUN_ERROR when its last event was an error; a cancelled run as RUN_FINISHED with
+   * outcome `cancelled` (1.0 clients) or RUN_ERROR code `CANCELLED` (0.x have no such outcome);
+   * else RUN_FINISHED, its outcome the interrupts when it waits for answers, else success.
+   */
   finish(): AgUiEvent[] {
+    const ending = this.ending;
+    if (ending && !ending.cancelled) {
+      this.failed = true;
+      return this.fail(ending.message, ending.code);
+    }
+    if (ending?.cancelled && !speaks1(this.options.protocolVersion))
+      return this.fail('The run was cancelled', 'CANCELLED');
     const out = this.start();
     if (this.ended) return out;
     this.closeBlocks(out);
@@ -342,8 +362,9 @@ export class AgUiTranslator {
       type: 'RUN_FINISHED',
       threadId: this.options.threadId,
       runId: this.options.runId,
-      outcome:
-        interrupts.length > 0
+      outcome: ending?.cancelled
+        ? { type: 'cancelled' }
+        : interrupts.length > 0
           ? { type: 'interrupt', interrupts }
           : {
               type: 'success',
