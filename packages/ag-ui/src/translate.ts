@@ -3,14 +3,14 @@ import {
   type FunctionCall,
   isPlainObject,
   REQUEST_CONFIRMATION,
+  REQUEST_CREDENTIAL,
   REQUEST_INPUT,
   RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { Interrupt, Message, TokenUsage } from '@ag-ui/core';
 import type { AgUiEvent, JsonPatchOperation } from './events.js';
-
-export const REQUEST_CREDENTIAL = 'adk_request_credential';
 
 /** Options of the translation of one run's events into one AG-UI run. */
 export interface AgUiEventsOptions {
@@ -77,14 +77,6 @@ export function statePatch(
 
 export function jsonText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null);
-}
-
-/** The original call an `adk_request_confirmation` asks about. */
-export function confirmedCall(call: FunctionCall): { id: string; name: string; args: unknown } | undefined {
-  const original = call.args.originalFunctionCall;
-  if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
-    return undefined;
-  return { id: original.id, name: original.name, args: original.args ?? {} };
 }
 
 function usageOf(u: UsageMetadata, model: string | undefined): TokenUsage {
@@ -389,7 +381,7 @@ export class AgUiTranslator {
   private call(call: FunctionCall, event: Event, out: AgUiEvent[]): void {
     const longRunning = event.longRunningToolIds?.includes(call.id) ?? false;
     if (call.name === REQUEST_CONFIRMATION) {
-      const original = confirmedCall(call);
+      const original = originalCallOf(call);
       if (!original) return;
       const confirmation = call.args.toolConfirmation;
       const hint =

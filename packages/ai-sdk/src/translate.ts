@@ -7,6 +7,7 @@ import {
   RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { AdkMessageMetadata, FinishReason, JsonValue, UIMessageChunk } from './chunks.js';
 
 /** Options of a translation of one run's events into one assistant message's chunks. */
@@ -28,13 +29,6 @@ const PAUSE_CALLS = new Set([REQUEST_CONFIRMATION, 'adk_request_credential', 'ad
 export function toolErrorText(response: Record<string, unknown>): string | undefined {
   const keys = Object.keys(response);
   return keys.length === 1 && typeof response.error === 'string' ? response.error : undefined;
-}
-
-/** The original call an `adk_request_confirmation` call asks about. */
-export function confirmedCallOf(call: FunctionCall): { id: string; name: string; args: unknown } | undefined {
-  const original = call.args.originalFunctionCall as Record<string, unknown> | undefined;
-  if (!original || typeof original.id !== 'string' || typeof original.name !== 'string') return undefined;
-  return { id: original.id, name: original.name, args: original.args ?? {} };
 }
 
 /** The hint of an `adk_request_confirmation` call. */
@@ -363,7 +357,7 @@ export class UIMessageStreamTranslator {
   private call(call: FunctionCall, event: Event, out: UIMessageChunk[]): void {
     const longRunning = event.longRunningToolIds?.includes(call.id) ?? false;
     if (call.name === REQUEST_CONFIRMATION) {
-      const original = confirmedCallOf(call);
+      const original = originalCallOf(call);
       if (!original) return;
       if (!this.tools.has(original.id)) {
         // Joined after the call was made (a continued message): the part is made again first.

@@ -18,6 +18,7 @@ export {
 } from '../flow/adk-prompts.js';
 export { safeCut } from '../flow/compression.js';
 export { pendingConfirmations } from '../flow/confirmation.js';
+export { originalCallOf } from '../flow/original-call.js';
 export { resolveInstruction } from '../flow/instructions.js';
 export { transferTargets } from '../flow/transfer.js';
 export { GUARDRAILS_METADATA_KEY } from '../guardrails/guardrail.js';
