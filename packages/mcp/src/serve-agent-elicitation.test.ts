@@ -4,7 +4,12 @@ import { contentText, FunctionTool, LlmAgent, type LlmRequest } from '@adk/core'
 import { functionCallResponse, ScriptedModel } from '@adk/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type ElicitRequest, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ElicitRequest,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type McpAgentServer, serveAgentAsMcp } from './index.js';
@@ -31,18 +36,25 @@ const model = new ScriptedModel({
 });
 
 let served: McpAgentServer;
+let servedWithTasks: McpAgentServer;
 beforeAll(async () => {
   served = await serveAgentAsMcp(new LlmAgent({ name: 'shop', model, tools: [refund] }), {
     transport: { type: 'http', port: 0 },
   });
+  servedWithTasks = await serveAgentAsMcp(new LlmAgent({ name: 'shop', model, tools: [refund] }), {
+    transport: { type: 'http', port: 0 },
+    tasks: true,
+  });
 });
 afterAll(async () => {
   await served?.close();
+  await servedWithTasks?.close();
 });
 
 async function clientAnswering(
   answer: (request: ElicitRequest) => Record<string, unknown>,
   elicitation = true,
+  url = served.url,
 ) {
   const client = new Client(
     { name: 'asker', version: '1.0.0' },
@@ -55,7 +67,7 @@ async function clientAnswering(
       return answer(request) as never;
     });
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(served.url as string)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url as string)));
   return { client, asked };
 }
 
@@ -101,6 +113,38 @@ describe('a served agent elicits the answers to its pauses', () => {
       expect(result.isError).toBeFalsy();
     } finally {
       await plain.client.close();
+    }
+  });
+
+  it('in a task, the pause turns the task input_required and the question arrives through tasks/result', async () => {
+    const { client, asked } = await clientAnswering(
+      () => ({ action: 'accept', content: { confirmed: true } }),
+      true,
+      servedWithTasks.url,
+    );
+    try {
+      const statuses: string[] = [];
+      let result: CallToolResult | undefined;
+      const stream = client.experimental.tasks.callToolStream(
+        { name: 'shop', arguments: { message: 'refund order 4242' } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 } },
+      );
+      for await (const message of stream) {
+        if (message.type === 'taskCreated' || message.type === 'taskStatus')
+          statuses.push(message.task.status);
+        else if (message.type === 'result') result = message.result as CallToolResult;
+        else if (message.type === 'error') throw message.error;
+      }
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.params).toMatchObject({
+        requestedSchema: { properties: { confirmed: { type: 'boolean' } } },
+      });
+      expect(statuses).toContain('input_required');
+      expect(refunded).toContain(4242);
+      expect(result?.structuredContent).toMatchObject({ response: 'result: {"refunded":4242}' });
+    } finally {
+      await client.close();
     }
   });
 });

@@ -393,6 +393,52 @@ describe('Claude errors', () => {
     expect(error).toMatchObject({ code: 'API_CALL', failure: 'invalid-response' });
   });
 
+  it('rejects a malformed variant of every event of a plain stream with a typed error', async () => {
+    // These events are checked by hand before the schema; each broken variant must still fail.
+    const start = {
+      type: 'message_start',
+      message: { id: 'msg_1', model: 'claude', usage: { input_tokens: 3 } },
+    };
+    const block = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
+    const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } };
+    const stop = { type: 'content_block_stop', index: 0 };
+    const messageDelta = {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn' },
+      usage: { output_tokens: 1 },
+    };
+    const end = { type: 'message_stop' };
+    const stream = (events: unknown[]) => ({
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: events.map((event) => `data: ${JSON.stringify(event)}\n\n`),
+    });
+    server.enqueue(stream([start, block, delta, stop, messageDelta, end]));
+    const ok = await collect(model.generate(hello, { stream: true }));
+    expect(ok.at(-1)?.content?.parts).toEqual([{ text: 'Hi' }]);
+    const broken = [
+      [{ ...start, message: { ...start.message, id: 7 } }, block, delta],
+      [{ ...start, message: { ...start.message, usage: null } }, block, delta],
+      [{ ...start, message: { ...start.message, usage: { input_tokens: '3' } } }, block, delta],
+      [start, { ...block, content_block: { type: 'text' } }, delta],
+      [start, { ...block, content_block: { type: 'text', text: '', citations: {} } }, delta],
+      [start, { ...block, content_block: { type: 'thinking', thinking: '', signature: 5 } }, delta],
+      [start, { ...block, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f' } }, delta],
+      [start, { ...block, index: '0' }, delta],
+      [start, block, { ...delta, delta: { type: 'text_delta', text: 3 } }],
+      [start, block, { ...delta, delta: { type: 'input_json_delta', text: '{}' } }],
+      [start, block, delta, { ...stop, index: null }],
+      [start, block, delta, stop, { ...messageDelta, delta: { stop_reason: 1 } }],
+      [start, block, delta, stop, { ...messageDelta, usage: { output_tokens: [] } }],
+      [start, block, delta, stop, { type: 'message_delta' }],
+      [start, block, delta, stop, messageDelta, [end]],
+    ];
+    for (const events of broken) {
+      server.enqueue(stream([...events, end]));
+      const error = await caught(collect(model.generate(hello, { stream: true })));
+      expect(error, JSON.stringify(events)).toMatchObject({ code: 'API_CALL', failure: 'invalid-response' });
+    }
+  });
+
   it('turns a disconnect mid-stream into a typed error', async () => {
     server.enqueue({ ...sseFixture('truncated.sse'), drop: true });
     const error = await caught(collect(model.generate(hello, { stream: true })));

@@ -110,31 +110,111 @@ const streamEventSchema: SchemaLike<ClaudeStreamEvent> = deferredSchema(
   () => schemas().claudeStreamEventSchema,
 );
 
-/** The text fields of the common deltas, by delta type. */
-const DELTA_TEXT_FIELD: Record<string, string> = {
-  text_delta: 'text',
-  thinking_delta: 'thinking',
-  input_json_delta: 'partial_json',
-  signature_delta: 'signature',
-};
+/** The text field of a common delta type (text, thinking, tool input, signature). */
+function deltaTextField(type: unknown): string | undefined {
+  switch (type) {
+    case 'text_delta':
+      return 'text';
+    case 'thinking_delta':
+      return 'thinking';
+    case 'input_json_delta':
+      return 'partial_json';
+    case 'signature_delta':
+      return 'signature';
+    default:
+      return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `z.string().nullish()` and `z.number().nullish()`. */
+const isNullishString = (value: unknown): boolean => value == null || typeof value === 'string';
+const isNullishNumber = (value: unknown): boolean => value == null || typeof value === 'number';
+
+/** `claudeUsageSchema.optional()`. */
+function isOptionalUsage(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!isObject(value)) return false;
+  return (
+    isNullishNumber(value.input_tokens) &&
+    isNullishNumber(value.output_tokens) &&
+    isNullishNumber(value.cache_creation_input_tokens) &&
+    isNullishNumber(value.cache_read_input_tokens)
+  );
+}
+
+/** A `content_block_start` block of text, thinking or a (server) tool call. */
+function isPlainBlock(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'text':
+      return typeof value.text === 'string' && (value.citations == null || Array.isArray(value.citations));
+    case 'thinking':
+      return (
+        typeof value.thinking === 'string' &&
+        (value.signature === undefined || typeof value.signature === 'string')
+      );
+    case 'tool_use':
+    case 'server_tool_use':
+      // `input` is `z.unknown()`, which zod still requires to be present.
+      return typeof value.id === 'string' && typeof value.name === 'string' && value.input !== undefined;
+    default:
+      return false;
+  }
+}
 
 /**
- * The common stream event — a text, thinking, tool-input or signature delta — checked by hand: it
- * is most of a stream, and a structural check costs a fraction of a schema parse. Every other event
- * (and any delta that does not match) goes through the full schema.
+ * The events of an ordinary stream — message start, block start (text, thinking, tool call), the
+ * text, thinking, tool-input and signature deltas, block stop, message delta and stop, ping —
+ * checked by hand: a structural check costs a fraction of a schema parse, and a plain stream then
+ * never builds the schemas nor loads zod. It accepts only what the schema accepts unchanged (every
+ * object is loose, nothing has a default or a transform); every other event (errors, server tool
+ * results, citations) and anything that does not match goes through the full schema.
  */
-function isPlainDelta(value: unknown): value is ClaudeStreamEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  const event = value as Record<string, unknown>;
-  if (event.type !== 'content_block_delta' || typeof event.index !== 'number') return false;
-  const delta = event.delta;
-  if (typeof delta !== 'object' || delta === null) return false;
-  const d = delta as Record<string, unknown>;
-  const field = typeof d.type === 'string' ? DELTA_TEXT_FIELD[d.type] : undefined;
-  return field !== undefined && typeof d[field] === 'string';
+function isPlainEvent(value: unknown): value is ClaudeStreamEvent {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'content_block_delta': {
+      if (typeof value.index !== 'number') return false;
+      const delta = value.delta;
+      if (!isObject(delta)) return false;
+      const field = deltaTextField(delta.type);
+      return field !== undefined && typeof delta[field] === 'string';
+    }
+    case 'message_start': {
+      const message = value.message;
+      return (
+        isObject(message) &&
+        typeof message.id === 'string' &&
+        (message.model === undefined || typeof message.model === 'string') &&
+        isOptionalUsage(message.usage)
+      );
+    }
+    case 'content_block_start':
+      return typeof value.index === 'number' && isPlainBlock(value.content_block);
+    case 'content_block_stop':
+      return typeof value.index === 'number';
+    case 'message_delta': {
+      const delta = value.delta;
+      return (
+        isObject(delta) &&
+        isNullishString(delta.stop_reason) &&
+        isNullishString(delta.stop_sequence) &&
+        isOptionalUsage(value.usage)
+      );
+    }
+    case 'message_stop':
+    case 'ping':
+      return true;
+    default:
+      return false;
+  }
 }
 
 export const claudeStreamEventSchema: SchemaLike<ClaudeStreamEvent> = {
   safeParse: (value) =>
-    isPlainDelta(value) ? { success: true, data: value } : streamEventSchema.safeParse(value),
+    isPlainEvent(value) ? { success: true, data: value } : streamEventSchema.safeParse(value),
 };

@@ -428,6 +428,63 @@ describe('Gemini errors', () => {
     expect(error).toMatchObject({ code: 'API_CALL', failure: 'invalid-response' });
   });
 
+  it('reads a text chunk with token details, and rejects a malformed variant of it with a typed error', async () => {
+    // Text chunks are checked by hand before the schema; each broken variant must still fail.
+    const chunk = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: 'Hi' }] },
+          index: 0,
+          safetyRatings: [],
+          groundingMetadata: { anything: true },
+        },
+      ],
+      usageMetadata: {
+        promptTokenCount: 3,
+        totalTokenCount: 3,
+        promptTokensDetails: [{ modality: 'TEXT', tokenCount: 3 }],
+      },
+      modelVersion: 'gemini-2.5-flash',
+      responseId: 'r1',
+    };
+    const last = {
+      candidates: [{ content: { role: 'model', parts: [{ text: '!' }] }, finishReason: 'STOP', index: 0 }],
+    };
+    const stream = (chunks: unknown[]) => ({
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`),
+    });
+    server.enqueue(stream([chunk, last]));
+    const ok = await collect(model.generate(hello, { stream: true }));
+    expect(ok.at(-1)?.content?.parts).toEqual([{ text: 'Hi!' }]);
+    const candidate = chunk.candidates[0] as Record<string, unknown>;
+    const broken: unknown[] = [
+      [chunk],
+      { ...chunk, candidates: {} },
+      { ...chunk, modelVersion: 2 },
+      { ...chunk, responseId: null },
+      { ...chunk, usageMetadata: { totalTokenCount: '3' } },
+      { ...chunk, usageMetadata: null },
+      { ...chunk, candidates: [{ ...candidate, index: '0' }] },
+      { ...chunk, candidates: [{ ...candidate, finishReason: 1 }] },
+      { ...chunk, candidates: [{ ...candidate, finishMessage: {} }] },
+      { ...chunk, candidates: [{ ...candidate, safetyRatings: {} }] },
+      { ...chunk, candidates: [{ ...candidate, content: { role: 1, parts: [] } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: {} } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: [{ text: 1 }] } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: [{ thought: 'yes' }] } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: [{ text: '', thoughtSignature: 1 }] } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: [{ functionCall: { args: [] } }] } }] },
+      { ...chunk, candidates: [{ ...candidate, content: { parts: [{ inlineData: { data: 'x' } }] } }] },
+      { ...chunk, promptFeedback: { blockReason: 5 } },
+    ];
+    for (const bad of broken) {
+      server.enqueue(stream([bad, last]));
+      const error = await caught(collect(model.generate(hello, { stream: true })));
+      expect(error, JSON.stringify(bad)).toMatchObject({ code: 'API_CALL', failure: 'invalid-response' });
+    }
+  });
+
   it('turns a connection dropped mid-stream into a typed error', async () => {
     server.enqueue({ ...sseFixture('truncated.sse'), drop: true });
     const error = await caught(collect(model.generate(hello, { stream: true })));

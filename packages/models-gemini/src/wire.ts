@@ -97,61 +97,84 @@ export const geminiUsageSchema: SchemaLike<Z.infer<Schemas['geminiUsageSchema']>
 );
 const responseSchema: SchemaLike<GeminiResponse> = deferredSchema(() => schemas().geminiResponseSchema);
 
-const RESPONSE_KEYS = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
-const CANDIDATE_KEYS = new Set(['content', 'finishReason', 'index']);
-const TEXT_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature']);
-
-function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): boolean {
-  for (const key in value) if (!allowed.has(key)) return false;
-  return true;
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+const isOptionalNumber = (value: unknown): boolean => value === undefined || typeof value === 'number';
+const isOptionalArray = (value: unknown): boolean => value === undefined || Array.isArray(value);
+
+/** A text or thought part: none of the other part kinds, whose fields the schema checks deeper. */
 function isPlainTextPart(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const part = value as Record<string, unknown>;
   return (
-    onlyKeys(part, TEXT_PART_KEYS) &&
-    (part.text === undefined || typeof part.text === 'string') &&
-    (part.thought === undefined || typeof part.thought === 'boolean') &&
-    (part.thoughtSignature === undefined || typeof part.thoughtSignature === 'string')
+    isObject(value) &&
+    isOptionalString(value.text) &&
+    (value.thought === undefined || typeof value.thought === 'boolean') &&
+    isOptionalString(value.thoughtSignature) &&
+    value.inlineData === undefined &&
+    value.fileData === undefined &&
+    value.functionCall === undefined &&
+    value.executableCode === undefined &&
+    value.codeExecutionResult === undefined
   );
 }
 
+/** `geminiUsageSchema.optional()`: its counts are numbers; other fields (token details) are free. */
+function isOptionalUsage(value: unknown): boolean {
+  if (value === undefined) return true;
+  return (
+    isObject(value) &&
+    isOptionalNumber(value.promptTokenCount) &&
+    isOptionalNumber(value.candidatesTokenCount) &&
+    isOptionalNumber(value.totalTokenCount) &&
+    isOptionalNumber(value.cachedContentTokenCount) &&
+    isOptionalNumber(value.thoughtsTokenCount) &&
+    isOptionalNumber(value.toolUsePromptTokenCount)
+  );
+}
+
+function isPlainCandidate(value: unknown): boolean {
+  if (
+    !isObject(value) ||
+    !isOptionalString(value.finishReason) ||
+    !isOptionalString(value.finishMessage) ||
+    !isOptionalArray(value.safetyRatings) ||
+    !isOptionalNumber(value.index)
+  )
+    return false;
+  // citationMetadata, groundingMetadata and urlContextMetadata are `unknown` in the schema.
+  const content = value.content;
+  if (content === undefined) return true;
+  if (!isObject(content) || !isOptionalString(content.role)) return false;
+  const parts = content.parts;
+  if (parts === undefined) return true;
+  if (!Array.isArray(parts)) return false;
+  for (const part of parts) if (!isPlainTextPart(part)) return false;
+  return true;
+}
+
 /**
- * The common streaming chunk — text and thought parts, a finish reason, numeric usage — checked by
- * hand: it is most of a stream, and a structural check costs a fraction of a schema parse. Any
- * other field (function calls, grounding, safety, prompt feedback, errors) goes through the full
- * schema.
+ * The common streaming chunk — text and thought parts, a finish reason, usage — checked by hand:
+ * it is most of a stream, and a structural check costs a fraction of a schema parse. It reads only
+ * the fields the schema constrains (every object is loose; nothing has a default or a transform),
+ * so it accepts exactly what the schema would return unchanged. A chunk with another part kind
+ * (function calls, inline data, code), prompt feedback or an error goes through the full schema.
  */
 function isPlainTextChunk(value: unknown): value is GeminiResponse {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const chunk = value as Record<string, unknown>;
-  if (!onlyKeys(chunk, RESPONSE_KEYS)) return false;
-  if (chunk.modelVersion !== undefined && typeof chunk.modelVersion !== 'string') return false;
-  if (chunk.responseId !== undefined && typeof chunk.responseId !== 'string') return false;
-  const usage = chunk.usageMetadata;
-  if (usage !== undefined) {
-    if (typeof usage !== 'object' || usage === null) return false;
-    for (const count of Object.values(usage)) if (typeof count !== 'number') return false;
-  }
-  const candidates = chunk.candidates;
+  if (
+    !isObject(value) ||
+    value.error !== undefined ||
+    value.promptFeedback !== undefined ||
+    !isOptionalString(value.modelVersion) ||
+    !isOptionalString(value.responseId) ||
+    !isOptionalUsage(value.usageMetadata)
+  )
+    return false;
+  const candidates = value.candidates;
   if (candidates === undefined) return true;
   if (!Array.isArray(candidates)) return false;
-  for (const candidate of candidates) {
-    if (typeof candidate !== 'object' || candidate === null) return false;
-    const c = candidate as Record<string, unknown>;
-    if (!onlyKeys(c, CANDIDATE_KEYS)) return false;
-    if (c.finishReason !== undefined && typeof c.finishReason !== 'string') return false;
-    if (c.index !== undefined && typeof c.index !== 'number') return false;
-    const content = c.content;
-    if (content === undefined) continue;
-    if (typeof content !== 'object' || content === null) return false;
-    const { role, parts } = content as Record<string, unknown>;
-    if (role !== undefined && typeof role !== 'string') return false;
-    if (parts === undefined) continue;
-    if (!Array.isArray(parts)) return false;
-    for (const part of parts) if (!isPlainTextPart(part)) return false;
-  }
+  for (const candidate of candidates) if (!isPlainCandidate(candidate)) return false;
   return true;
 }
 

@@ -15,9 +15,16 @@ export interface ProviderVendorsArgs {
   warmup: number;
 }
 
+/** A sample with this process's CPU time (user + system) for the stream, less shifted by load. */
+export interface VendorSample extends ProviderPathSample {
+  cpuMs: number;
+  /** CPU time until the first event. */
+  firstCpuMs: number;
+}
+
 export interface VendorResult {
-  adk: ProviderPathSample[];
-  baseline: ProviderPathSample[];
+  adk: VendorSample[];
+  baseline: VendorSample[];
   adkPartials: number;
   adkTextLength: number;
   baselineEvents: number;
@@ -105,32 +112,41 @@ const request = (model: string): LlmRequest => ({
   config: {},
 });
 
-async function throughAdk(
-  model: Llm,
-  counts: { partials: number; text: number },
-): Promise<ProviderPathSample> {
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+async function throughAdk(model: Llm, counts: { partials: number; text: number }): Promise<VendorSample> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let firstMs = Number.NaN;
+  let firstCpuMs = Number.NaN;
   let partials = 0;
   let text = 0;
   for await (const response of model.generate(request(model.model), { stream: true })) {
-    if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
+    if (Number.isNaN(firstMs)) {
+      firstMs = performance.now() - start;
+      firstCpuMs = cpuMsSince(cpu);
+    }
     if (response.errorCode) throw new Error(`model error ${response.errorCode}: ${response.errorMessage}`);
     if (response.partial) partials++;
     else for (const part of response.content?.parts ?? []) text += part.text?.length ?? 0;
   }
   counts.partials = partials;
   counts.text = text;
-  return { firstMs, totalMs: performance.now() - start };
+  return { firstMs, firstCpuMs, totalMs: performance.now() - start, cpuMs: cpuMsSince(cpu) };
 }
 
 /** The baseline: fetch, split the SSE events, JSON.parse each event's `data:` line. */
 async function throughFetch(
   raw: { url: string; init: RequestInit },
   counts: { events: number },
-): Promise<ProviderPathSample> {
+): Promise<VendorSample> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let firstMs = Number.NaN;
+  let firstCpuMs = Number.NaN;
   const response = await fetch(raw.url, { method: 'POST', ...raw.init });
   if (!response.body) throw new Error('no body');
   const decoder = new TextDecoder();
@@ -144,14 +160,17 @@ async function throughFetch(
       const at = block.startsWith('data:') ? 0 : block.indexOf('\ndata:') + 1;
       const data = block.slice(at + 5).trimStart();
       if (data !== '[DONE]') JSON.parse(data);
-      if (events === 0) firstMs = performance.now() - start;
+      if (events === 0) {
+        firstMs = performance.now() - start;
+        firstCpuMs = cpuMsSince(cpu);
+      }
       events++;
       buffer = buffer.slice(boundary + 2);
       boundary = buffer.indexOf('\n\n');
     }
   }
   counts.events = events;
-  return { firstMs, totalMs: performance.now() - start };
+  return { firstMs, firstCpuMs, totalMs: performance.now() - start, cpuMs: cpuMsSince(cpu) };
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
+import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext } from '../agents/invocation-context.js';
 import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
@@ -14,7 +15,12 @@ import {
 } from '../errors/errors.js';
 import type { Content, FunctionCall, FunctionResponseScheduling, Part } from '../events/content.js';
 import { createEvent, type Event, type EventActions, eventFunctionCalls } from '../events/event.js';
-import { checkInput } from '../guardrails/run-guardrails.js';
+import {
+  GUARDRAILS_METADATA_KEY,
+  type GuardrailRecord,
+  isGuardrailTripped,
+} from '../guardrails/guardrail.js';
+import { checkInput, checkToolResult, type InputGate, startInputGate } from '../guardrails/run-guardrails.js';
 import type { LlmResponse } from '../models/llm.js';
 import type { LlmConnection } from '../models/llm-connection.js';
 import { supportsLive } from '../models/llm-connection.js';
@@ -58,6 +64,8 @@ export function isStoredLiveEvent(event: Event): boolean {
 
 type Item =
   | { kind: 'event'; event: Event; after?: () => void }
+  /** A user message already sent that input guardrails still check beside the model: stored once they pass. */
+  | { kind: 'gated'; event: Event; gate: InputGate; context: CallbackContext }
   | { kind: 'goAway'; gen: number }
   | { kind: 'closed'; gen: number; error?: unknown }
   | { kind: 'queueClosed' }
@@ -439,6 +447,12 @@ export async function* runLiveFlow(
     const outcome = runCall(callCtx, call, resolved.byName, agent.callbacks, undefined, onStream);
     return unlessAborted(outcome, callController.signal)
       .catch((error: unknown) => {
+        // A tool guardrail's tripwire ends the session, as it ends a run.
+        if (isGuardrailTripped(error)) {
+          running.cancelled = true;
+          failed(error);
+          return undefined;
+        }
         // A plugin failing a call (or anything unexpected) fails this call only.
         const response = { error: `Tool "${call.name}" failed: ${describeError(error)}` };
         return { call, response, actions: { stateDelta: {}, artifactDelta: {} } } as CallOutcome;
@@ -459,12 +473,17 @@ export async function* runLiveFlow(
     const scheduling: FunctionResponseScheduling = tool.scheduling ?? 'WHEN_IDLE';
     const callSignal = running.controller.signal;
     const iterator = stream[Symbol.asyncIterator]();
-    const respond = (response: Record<string, unknown>, willContinue: boolean) => {
+    const respond = (
+      response: Record<string, unknown>,
+      willContinue: boolean,
+      records?: GuardrailRecord[],
+    ) => {
       const content: Content = {
         role: 'user',
         parts: [{ functionResponse: { id: call.id, name: call.name, response, willContinue, scheduling } }],
       };
-      pushEvent(makeEvent({ content }), () => {
+      const metadata = records?.length ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: records } } : {};
+      pushEvent(makeEvent({ content, ...metadata }), () => {
         if (!running.cancelled) void send((c) => c.sendContent(content));
       });
     };
@@ -477,16 +496,25 @@ export async function* runLiveFlow(
           break;
         }
         let response = asResponse(next.value);
+        // Each chunk passes the tool-output guardrails before anything sees it (a tripwire throws).
+        const records: GuardrailRecord[] = [];
+        response = await checkToolResult(ctx, toolCtx, tool.name, call.id, call.args, response, records);
+        if (running.cancelled || callSignal.aborted) break;
         const afterArgs = { tool, args: call.args, context: toolCtx, result: response };
         response =
           (await ctx.pluginManager.afterTool(afterArgs)) ??
           (await firstResult(agent.callbacks.afterTool, afterArgs)) ??
           response;
         if (running.cancelled || callSignal.aborted) break;
-        respond(response, true);
+        respond(response, true, records);
       }
     } catch (error) {
-      if (!running.cancelled && !callSignal.aborted)
+      if (isGuardrailTripped(error)) {
+        // The chunk is never sent: the call stops and the session ends with the tripwire.
+        running.cancelled = true;
+        running.controller.abort(error);
+        failed(error);
+      } else if (!running.cancelled && !callSignal.aborted)
         respond({ error: `Tool "${call.name}" failed: ${describeError(error)}` }, false);
     } finally {
       if (callSignal.aborted) iterator.return?.()?.catch?.(() => undefined);
@@ -543,7 +571,12 @@ export async function* runLiveFlow(
     const actions: EventActions = mergeActions(done.map((o) => o.actions));
     if (parts.length === 0 && !isStoredLiveEvent(makeEvent({ actions }))) return;
     const content: Content | undefined = parts.length > 0 ? { role: 'user', parts } : undefined;
-    const event = makeEvent({ ...(content ? { content } : {}), actions });
+    const records = done.flatMap((o) => o.guardrails ?? []);
+    const event = makeEvent({
+      ...(content ? { content } : {}),
+      actions,
+      ...(records.length > 0 ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: records } } : {}),
+    });
     // A transfer ends this agent's connection: its response is kept in the session only.
     const after =
       content && !actions.transferToAgent ? () => void send((c) => c.sendContent(content)) : undefined;
@@ -557,29 +590,49 @@ export async function* runLiveFlow(
       if (content.role === 'user' && hasUserText(content) && !ctx.pluginManager.isEmpty) {
         content = (await ctx.pluginManager.onUserMessage({ context: ctx, message: content })) ?? content;
       }
-      // Input guardrails before the text is committed and sent; a tripwire ends the session.
+      // Input guardrails before the text is committed and sent; a tripwire ends the session. What
+      // the checks record (state, rewrites) is committed with the message.
+      let checked: Awaited<ReturnType<typeof checkInput>>;
       if (content.role === 'user' && hasUserText(content)) {
-        const checked = await checkInput(ctx, ctx.rootAgent, content);
-        if (checked && checked.records.length > 0) content = checked.message;
+        checked = await checkInput(ctx, ctx.rootAgent, content);
+        if (checked) content = checked.message;
       }
       const message = content;
+      const delta = checked?.context.actions.stateDelta;
       const event = createEvent({
         invocationId: ctx.invocationId,
         author: 'user',
         branch: ctx.branch,
         content,
+        ...(delta && Object.keys(delta).length > 0
+          ? { actions: { stateDelta: { ...delta }, artifactDelta: {} } }
+          : {}),
+        ...(checked && checked.records.length > 0
+          ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: checked.records } }
+          : {}),
       });
-      // Committed before it is sent, so the session never misses what the model has seen.
-      let sent!: Promise<void>;
-      const committed = new Promise<void>((resolve) => {
-        pushEvent(event, () => {
-          sent = send((c) => c.sendContent(message));
-          resolve();
+      if (checked && checked.parallel.length > 0) {
+        // Checks beside the model (docs/decisions/0030-guardrails.md): the text is sent at once and
+        // stored once they pass; a tripwire ends the session and nothing of the message is stored.
+        const gate = startInputGate(checked.parallel, message, checked.context);
+        void gate.done.then((tripped) => {
+          if (tripped) failed(tripped);
         });
-      });
-      await unlessAborted(committed, signal);
-      if (signal.aborted) return;
-      await sent;
+        channel.push({ kind: 'gated', event, gate, context: checked.context });
+        await send((c) => c.sendContent(message));
+      } else {
+        // Committed before it is sent, so the session never misses what the model has seen.
+        let sent!: Promise<void>;
+        const committed = new Promise<void>((resolve) => {
+          pushEvent(event, () => {
+            sent = send((c) => c.sendContent(message));
+            resolve();
+          });
+        });
+        await unlessAborted(committed, signal);
+        if (signal.aborted) return;
+        await sent;
+      }
     }
     if (request.blob) {
       const blob = request.blob;
@@ -657,11 +710,38 @@ export async function* runLiveFlow(
       if (signal.aborted) return;
     }
     void forwardQueue();
+    /** A sent user message whose parallel input checks still run: stored before the next stored event. */
+    let gated: Extract<Item, { kind: 'gated' }> | undefined;
+    const settleGated = async (): Promise<Event | undefined> => {
+      const held = gated;
+      if (!held) return undefined;
+      gated = undefined;
+      const tripped = await unlessAborted(held.gate.done, signal);
+      if (tripped) throw tripped;
+      if (signal.aborted) return undefined;
+      // State the parallel checks recorded is committed with the message too.
+      const delta = held.context.actions.stateDelta;
+      if (Object.keys(delta).length === 0) return held.event;
+      return {
+        ...held.event,
+        actions: { ...held.event.actions, stateDelta: { ...held.event.actions.stateDelta, ...delta } },
+      };
+    };
     for (;;) {
       const item = await channel.next(signal);
       if (!item) return;
       switch (item.kind) {
+        case 'gated': {
+          const earlier = await settleGated();
+          if (earlier) yield earlier;
+          gated = item;
+          break;
+        }
         case 'event': {
+          if (gated && isStoredLiveEvent(item.event)) {
+            const held = await settleGated();
+            if (held) yield held;
+          }
           yield item.event;
           item.after?.();
           const transfer = item.event.author === agent.name ? item.event.actions.transferToAgent : undefined;
@@ -694,16 +774,24 @@ export async function* runLiveFlow(
             await reconnectAfter(item.error, true);
             break;
           }
-          if (item.error === undefined) return; // the server ended the session
+          if (item.error === undefined) {
+            // The server ended the session.
+            const held = await settleGated();
+            if (held) yield held;
+            return;
+          }
           if (!isRecoverable(item.error)) throw item.error;
           await reconnectAfter(item.error, false);
           break;
-        case 'queueClosed':
+        case 'queueClosed': {
           // Everything queued before the close has been sent (the queue is forwarded in order);
           // what the model had already answered is still recorded.
+          const held = await settleGated();
+          if (held) yield held;
           await cleanup();
           yield* pendingEvents(channel);
           return;
+        }
         case 'failed':
           throw item.error;
       }

@@ -215,6 +215,7 @@ async function* callModel(
   ctx: InvocationContext,
   request: LlmRequest,
   callbackContext: CallbackContext,
+  structured?: SetModelResponseTool,
 ): AsyncGenerator<Event, ModelOutcome, undefined> {
   const hooks = agent.callbacks;
   const beforeArgs = { context: callbackContext, request };
@@ -316,7 +317,7 @@ async function* callModel(
   }
   endSpan(trace);
   // Guardrails see the answer before any after-model hook (a trace recorder among them) or the log.
-  const checked = await checkModelResponse(ctx, agent, callbackContext, request, final);
+  const checked = await checkModelResponse(ctx, agent, callbackContext, request, final, structured);
   if (checked !== final && stream && !buffersStream(ctx, agent))
     checked.customMetadata = { ...checked.customMetadata, [RETRACT_METADATA_KEY]: true };
   final = checked;
@@ -407,7 +408,13 @@ async function* step(
   }
 
   const callbackContext = new CallbackContext(ctx);
-  const outcome = yield* callModel(agent, ctx, request, callbackContext);
+  const outcome = yield* callModel(
+    agent,
+    ctx,
+    request,
+    callbackContext,
+    plan?.kind === 'tool' ? plan.tool : undefined,
+  );
   if (outcome.error !== undefined || !outcome.response) {
     const error = outcome.error;
     yield createEvent({

@@ -2,9 +2,11 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
+import { pythonJsonDumps } from '../flow/adk-prompts.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { PluginManager } from '../plugins/plugin-manager.js';
 import { withoutTempKeys } from '../sessions/state.js';
+import type { SetModelResponseShape } from '../tools/set-model-response-tool.js';
 import {
   GUARDRAILS_METADATA_KEY,
   type Guardrail,
@@ -272,6 +274,7 @@ export async function checkModelResponse(
   context: CallbackContext,
   request: LlmRequest,
   response: LlmResponse,
+  structured?: StructuredAnswerTool,
 ): Promise<LlmResponse> {
   const content = response.content;
   if (!content || content.parts.length === 0) return response;
@@ -288,6 +291,8 @@ export async function checkModelResponse(
       context,
       records,
     );
+  if (output.length > 0 && structured && checked.parts.some((p) => p.functionCall?.name === structured.name))
+    checked = await checkStructuredCalls(output, structured, checked, context, records, response, request);
   if (toolInput.length > 0 && checked.parts.some((p) => p.functionCall)) {
     const parts: Part[] = [];
     for (const part of checked.parts) {
@@ -310,6 +315,86 @@ export async function checkModelResponse(
   }
   if (records.length === 0) return response;
   return withRecords({ ...response, content: checked }, records);
+}
+
+/** The agent's set_model_response tool, when its answer arrives as that call (output schema with tools). */
+export interface StructuredAnswerTool {
+  readonly name: string;
+  readonly shape: SetModelResponseShape;
+}
+
+/**
+ * A set_model_response call is the agent's final answer: its value goes through the output
+ * guardrails as the JSON text the final event will hold, before the call is committed or run. A
+ * rewrite becomes the call's arguments (so the tool, the final event, `output` and the output key
+ * all get the rewritten value); a rewrite that is no longer JSON trips.
+ */
+async function checkStructuredCalls(
+  output: readonly Guardrail[],
+  structured: StructuredAnswerTool,
+  content: Content,
+  context: CallbackContext,
+  records: GuardrailRecord[],
+  response: LlmResponse,
+  request: LlmRequest,
+): Promise<Content> {
+  // The answer's usage was seen with its content: a budget must not count it twice.
+  const { usageMetadata: _counted, ...answer } = response;
+  const parts: Part[] = [];
+  let changed = false;
+  for (const part of content.parts) {
+    const call = part.functionCall;
+    if (call?.name !== structured.name) {
+      parts.push(part);
+      continue;
+    }
+    const value = structured.shape === 'fields' ? call.args : call.args[structured.shape];
+    const text: Content = {
+      role: 'model',
+      parts: [{ text: pythonJsonDumps(value, { ensureAscii: false }) }],
+    };
+    const checked = await runChecks<Content>(
+      output,
+      (c) => ({ point: 'output', content: c, response: answer, request }),
+      text,
+      context,
+      records,
+    );
+    if (checked === text) {
+      parts.push(part);
+      continue;
+    }
+    const rewritten = parseJsonText(checked);
+    if (rewritten === NOT_JSON) {
+      const tripped = new GuardrailTripped(
+        records.at(-1)?.guardrail ?? 'output',
+        'output',
+        'the rewritten structured answer is not JSON',
+      );
+      tripped.stateDelta = withoutTempKeys(context.actions.stateDelta);
+      if (response.usageMetadata) tripped.usageMetadata = response.usageMetadata;
+      throw tripped;
+    }
+    const args =
+      structured.shape === 'fields'
+        ? (rewritten as Record<string, unknown>)
+        : { ...call.args, [structured.shape]: rewritten };
+    parts.push({ ...part, functionCall: { ...call, args } });
+    changed = true;
+  }
+  return changed ? { ...content, parts } : content;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJsonText(content: Content): unknown {
+  const text = content.parts.map((p) => p.text ?? '').join('');
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch {
+    return NOT_JSON;
+  }
 }
 
 /** A tool's result through the tool-output guardrails, before after-tool hooks and the model see it. */
@@ -349,7 +434,17 @@ export async function checkLiveContent(
 ): Promise<{ content: Content; records: GuardrailRecord[]; context: CallbackContext } | undefined> {
   if (author === 'user') {
     const checked = await checkInput(ctx, root, content);
-    return checked && { content: checked.message, records: checked.records, context: checked.context };
+    if (!checked) return undefined;
+    // Speech the model has already heard: the checks that would run beside a model call run now,
+    // before the transcript is stored (a rewrite from one trips, as beside a call).
+    if (checked.parallel.length > 0) {
+      const tripped = await startInputGate(checked.parallel, checked.message, checked.context).done;
+      if (tripped) {
+        tripped.stateDelta = withoutTempKeys(checked.context.actions.stateDelta);
+        throw tripped;
+      }
+    }
+    return { content: checked.message, records: checked.records, context: checked.context };
   }
   const agent = root.findAgent(author) ?? ctx.agent;
   const output = guardrailsAt(ctx, agent, 'output');

@@ -115,6 +115,41 @@ describe('parseJsonSseBatches', () => {
     const batches: number[][] = [];
     for await (const batch of parseJsonSseBatches<{ i: number }>(chunks(), { url: 'http://x' }))
       batches.push(batch.map((e) => e.value.i));
-    expect(batches).toEqual([[1, 2], [3], [4]]);
+    // The first batch holds one event, so the first response never waits for the whole chunk.
+    expect(batches).toEqual([[1], [2], [3], [4]]);
+  });
+
+  it('starts with batches of 1, 2, 4, … events, then yields one batch per network chunk', async () => {
+    const encoder = new TextEncoder();
+    const events = (from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => `data: {"i":${from + k}}\n\n`).join('');
+    async function* chunks() {
+      yield encoder.encode(events(0, 300));
+      yield encoder.encode(events(300, 50));
+    }
+    const sizes: number[] = [];
+    const values: number[] = [];
+    for await (const batch of parseJsonSseBatches<{ i: number }>(chunks(), { url: 'http://x' })) {
+      sizes.push(batch.length);
+      for (const event of batch) values.push(event.value.i);
+    }
+    expect(sizes).toEqual([1, 2, 4, 8, 16, 32, 64, 173, 50]);
+    expect(values).toEqual(Array.from({ length: 350 }, (_, k) => k));
+  });
+
+  it('reads a long first chunk the same wherever its head is cut (CRLF, surrogate pairs)', async () => {
+    const encoder = new TextEncoder();
+    const emoji = '\u{1F600}'.repeat(3000);
+    // The head is 4096 characters: cut between CR and LF, and (short comments) inside the emoji.
+    for (const length of [4088, 4089, 4090, 4091, 4092, 4093, 4094, 4095, 4096, 100, 101]) {
+      const text = `:${'x'.repeat(length)}\r\ndata: {"i":1}\r\n\r\ndata: {"s":"${emoji}"}\r\n\r\n`;
+      async function* chunks() {
+        yield encoder.encode(text);
+      }
+      const values: unknown[] = [];
+      for await (const batch of parseJsonSseBatches(chunks(), { url: 'http://x' }))
+        for (const event of batch) values.push(event.value);
+      expect(values).toEqual([{ i: 1 }, { s: emoji }]);
+    }
   });
 });

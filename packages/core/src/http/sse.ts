@@ -21,7 +21,8 @@ export class SseParser {
   private buffer = '';
   private skipLeadingLf = false;
   private started = false;
-  private data: string[] = [];
+  /** The data lines so far, joined with '\n'. */
+  private data = '';
   private event: string | undefined;
   private id: string | undefined;
   private retry: number | undefined;
@@ -44,6 +45,12 @@ export class SseParser {
     // Line breaks are found with indexOf (native), not a per-character loop.
     let lf = buffer.indexOf('\n', start);
     let cr = buffer.indexOf('\r', start);
+    // Without any CR (the usual stream), only LFs end lines.
+    while (cr === -1 && lf !== -1) {
+      this.readLine(buffer, start, lf, events);
+      start = lf + 1;
+      lf = buffer.indexOf('\n', start);
+    }
     while (lf !== -1 || cr !== -1) {
       let end: number;
       let next: number;
@@ -59,8 +66,7 @@ export class SseParser {
           next = cr + 1;
         }
       }
-      const event = this.processLine(buffer.slice(start, end));
-      if (event) events.push(event);
+      this.readLine(buffer, start, end, events);
       start = next;
       if (lf !== -1 && lf < start) lf = buffer.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = buffer.indexOf('\r', start);
@@ -69,12 +75,29 @@ export class SseParser {
     return events;
   }
 
+  /**
+   * The line `buffer[start, end)`. The usual lines (`data: …`, `event: …`, the blank line) are read
+   * in place, without first cutting the line out of the buffer.
+   */
+  private readLine(buffer: string, start: number, end: number, events: SseEvent[]): void {
+    if (end === start) {
+      const event = this.dispatch();
+      if (event) events.push(event);
+    } else if (buffer.startsWith('data: ', start)) {
+      this.addData(buffer.slice(start + 6, end));
+    } else if (buffer.startsWith('event: ', start)) {
+      this.event = buffer.slice(start + 7, end);
+    } else {
+      const event = this.processLine(buffer.slice(start, end));
+      if (event) events.push(event);
+    }
+  }
+
   private processLine(line: string): SseEvent | undefined {
     if (line === '') return this.dispatch();
     // The usual line, `data: …`, without the generic field split.
     if (line.startsWith('data: ')) {
-      this.data.push(line.slice(6));
-      this.hasData = true;
+      this.addData(line.slice(6));
       return undefined;
     }
     if (line.startsWith(':')) return undefined;
@@ -84,8 +107,7 @@ export class SseParser {
     if (value.startsWith(' ')) value = value.slice(1);
     switch (field) {
       case 'data':
-        this.data.push(value);
-        this.hasData = true;
+        this.addData(value);
         break;
       case 'event':
         this.event = value;
@@ -102,14 +124,20 @@ export class SseParser {
     return undefined;
   }
 
+  private addData(value: string): void {
+    this.data = this.hasData ? `${this.data}\n${value}` : value;
+    this.hasData = true;
+  }
+
   private dispatch(): SseEvent | undefined {
     const hasData = this.hasData;
-    const data = this.data;
-    const event: SseEvent = { data: data.length === 1 ? (data[0] as string) : data.join('\n') };
-    if (this.event !== undefined && this.event !== '') event.event = this.event;
+    const type = this.event;
+    // One object literal per shape (no property added afterwards, which would change its shape).
+    const event: SseEvent =
+      type !== undefined && type !== '' ? { data: this.data, event: type } : { data: this.data };
     if (this.id !== undefined) event.id = this.id;
     if (this.retry !== undefined) event.retry = this.retry;
-    data.length = 0;
+    this.data = '';
     this.hasData = false;
     this.event = undefined;
     this.retry = undefined;
@@ -182,6 +210,9 @@ export async function* parseJsonSseStream<T = unknown>(
 /**
  * {@link parseJsonSseStream}, yielding the events of each network chunk together: one async step per
  * chunk instead of one per event, for a provider's hot loop (it still yields one response per event).
+ * The first events of a stream go out in batches of 1, 2, 4, … (and the head of the first chunk is
+ * parsed before its rest), so the first response never waits for a whole network chunk — often
+ * 64 KiB, hundreds of events — to be parsed.
  */
 export async function* parseJsonSseBatches<T = unknown>(
   stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
@@ -190,26 +221,50 @@ export async function* parseJsonSseBatches<T = unknown>(
   const parser = new SseParser();
   const decoder = new TextDecoder();
   let batch: JsonSseEvent<T>[] = [];
-  const take = (text: string): boolean => {
-    for (const sse of parser.feed(text)) {
-      const decoded = decodeJsonEvent(sse, options);
-      if (decoded === DONE) return true;
-      if (decoded !== SKIP) batch.push(decoded);
-    }
-    return false;
-  };
+  // Events per batch while the stream starts; it doubles after each batch up to a whole chunk.
+  let limit = 1;
   for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-    const done = take(decoder.decode(chunk, { stream: true }));
+    const text = decoder.decode(chunk, { stream: true });
+    const pieces =
+      limit <= STARTUP_BATCH_LIMIT && text.length > FIRST_PIECE_CHARS
+        ? [text.slice(0, FIRST_PIECE_CHARS), text.slice(FIRST_PIECE_CHARS)]
+        : [text];
+    for (const piece of pieces) {
+      for (const sse of parser.feed(piece)) {
+        const decoded = decodeJsonEvent(sse, options);
+        if (decoded === DONE) {
+          if (batch.length > 0) yield batch;
+          return;
+        }
+        if (decoded === SKIP) continue;
+        batch.push(decoded);
+        if (batch.length >= limit) {
+          yield batch;
+          batch = [];
+          limit = limit < STARTUP_BATCH_LIMIT ? limit * 2 : Number.POSITIVE_INFINITY;
+        }
+      }
+    }
     if (batch.length > 0) {
       yield batch;
       batch = [];
     }
-    if (done) return;
   }
   const rest = decoder.decode();
-  if (rest) take(rest);
+  if (rest) {
+    for (const sse of parser.feed(rest)) {
+      const decoded = decodeJsonEvent(sse, options);
+      if (decoded === DONE) break;
+      if (decoded !== SKIP) batch.push(decoded);
+    }
+  }
   if (batch.length > 0) yield batch;
 }
+
+/** The largest batch of the startup phase of {@link parseJsonSseBatches}; then one per chunk. */
+const STARTUP_BATCH_LIMIT = 64;
+/** How much of a chunk is parsed first while the stream starts (characters; any cut is safe). */
+const FIRST_PIECE_CHARS = 4096;
 
 const DONE = Symbol('done');
 const SKIP = Symbol('skip');
@@ -218,7 +273,11 @@ function decodeJsonEvent<T>(
   sse: SseEvent,
   options: { url: string; schema?: SchemaLike<T> },
 ): JsonSseEvent<T> | typeof DONE | typeof SKIP {
-  const data = sse.data.trim();
+  // An object or array as sent (the usual data) needs no trimming.
+  const raw = sse.data;
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  const data = (first === 123 || first === 91) && (last === 125 || last === 93) ? raw : raw.trim();
   if (data === '[DONE]') return DONE;
   if (data === '') return SKIP;
   const parsed = tryParseJson(data);

@@ -1,4 +1,5 @@
 import { asArray, BaseAgent } from '../agents/base-agent.js';
+import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import { LlmAgent } from '../agents/llm-agent.js';
@@ -330,6 +331,23 @@ export class Runner {
       return;
     }
     const { newMessage, stateDelta, runConfig } = record.input;
+    // It stopped while input guardrails checked its message, which no store keeps before they
+    // pass: it cannot be answered (answering the history without it would be wrong).
+    if (
+      record.input.messageWithheld &&
+      !newMessage &&
+      !session?.events.some((e) => e.invocationId === record.invocationId)
+    ) {
+      await this.runs.store.updateRun(
+        { appName: this.appName, runId: record.id },
+        {
+          status: 'failed',
+          endedAt: Date.now(),
+          error: { code: 'INTERRUPTED', message: WITHHELD_MESSAGE },
+        },
+      );
+      return;
+    }
     const params: RunParams = {
       userId: record.userId,
       sessionId: record.sessionId,
@@ -366,8 +384,21 @@ export class Runner {
     return this.runs.events(runId, options);
   }
 
-  private readonly runBody = (params: RunParams, started: () => Promise<void>, end: RunTracker['end']) =>
-    this.exclusive(params, () => this.runExclusive(params), started, false, end);
+  private readonly runBody = (
+    params: RunParams,
+    started: () => Promise<void>,
+    end: RunTracker['end'],
+    tracker?: RunTracker,
+  ) =>
+    this.exclusive(
+      params,
+      // The caller observes the events; the run keeps its record's input up to date.
+      () =>
+        this.runExclusive(params, tracker && { record: tracker.record, replaceInput: tracker.replaceInput }),
+      started,
+      false,
+      end,
+    );
 
   /**
    * Rewinds a session to before an invocation by appending one event (docs/architecture.md §5.5):
@@ -507,7 +538,7 @@ export class Runner {
 
   private async *runExclusive(
     params: RunParams,
-    tracker?: RunTracker,
+    tracker?: Pick<RunTracker, 'record' | 'replaceInput'> & Partial<Pick<RunTracker, 'observe'>>,
   ): AsyncGenerator<Event, void, undefined> {
     if (!optionalModulesLoaded) {
       await Promise.all([loadTelemetry(), loadZod()]);
@@ -604,7 +635,12 @@ export class Runner {
         if (checked && checked.message !== message) {
           message = checked.message;
           ctx = new InvocationContext({ ...ctx, userContent: message });
-          await tracker?.replaceInput?.({ ...tracker.record.input, newMessage: message });
+        }
+        // The record keeps the checked message until the log has it, so a run that stops before
+        // (a crash while a check beside the model still runs) is recovered with it.
+        if (checked && tracker?.replaceInput && tracker.record.input.newMessage !== message) {
+          const { messageWithheld: _checked, ...rest } = tracker.record.input;
+          await tracker.replaceInput({ ...rest, newMessage: message });
         }
         const userEvent = createEvent({
           invocationId,
@@ -615,9 +651,12 @@ export class Runner {
             ? { customMetadata: { [GUARDRAILS_METADATA_KEY]: checked.records } }
             : {}),
         });
-        yield this.commit(ctx, userEvent);
-        if (checked && checked.parallel.length > 0)
+        if (checked && checked.parallel.length > 0) {
+          // Checks beside the first model call: the model sees the message at once, the session
+          // stores it once they pass, and never when one trips (docs/decisions/0030-guardrails.md).
           shared.inputGate = startInputGate(checked.parallel, message, checked.context);
+          yield await this.holdInput(ctx, userEvent, checked.context);
+        } else yield this.commit(ctx, userEvent);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
         yield await this.commit(
           ctx,
@@ -638,10 +677,7 @@ export class Runner {
           if (signal.aborted) break;
         }
         if (signal.aborted) throw new CancelledError('The run was cancelled');
-        if (shared.inputGate) {
-          const tripped = await shared.inputGate.done;
-          if (tripped) throw tripped;
-        }
+        await this.settleInput(ctx);
       }
       // Memory's post-turn work: one outbox enqueue, nothing else on the response path.
       if (hasMemoryJobs(this.memoryService))
@@ -653,10 +689,26 @@ export class Runner {
         });
       afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
-    } catch (error) {
+    } catch (caught) {
+      let error = caught;
+      // A message held for checks beside the model: stored before the error event when they pass
+      // (a cancelled run does not wait for them: the message is dropped, never stored unchecked).
+      if (shared.inputGate && !isGuardrailTripped(error) && !signal.aborted) {
+        try {
+          await this.settleInput(ctx);
+        } catch (settled) {
+          if (isGuardrailTripped(settled)) error = settled;
+        }
+      }
+      this.dropHeldInput(ctx);
       failure = error;
       shared.inputGate = undefined;
       const tripped = isGuardrailTripped(error);
+      // The run's record must not keep a message a check beside the model stopped.
+      if (tripped && tracker?.replaceInput && tracker.record.input.newMessage) {
+        const { newMessage: _withheld, ...rest } = tracker.record.input;
+        await tracker.replaceInput(rest).catch(() => undefined);
+      }
       const cancelled = !tripped && (signal.aborted || isAdkError(error, 'CANCELLED'));
       if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
       const event = createEvent({
@@ -665,7 +717,7 @@ export class Runner {
         errorCode: cancelled ? 'CANCELLED' : errorCodeOf(error),
         errorMessage: cancelled ? 'The run was cancelled' : describeError(error),
         ...(cancelled ? { interrupted: true } : {}),
-        ...(tripped ? trippedEventFields(error) : {}),
+        ...(isGuardrailTripped(error) ? trippedEventFields(error) : {}),
       });
       // An error event is best-effort: if the store itself failed, still tell the caller.
       try {
@@ -800,7 +852,12 @@ export class Runner {
     // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
     if (event.author === 'user' && !event.inputTranscription) return event;
     const checked = await checkLiveContent(ctx, this.agent, event.author, content);
-    if (!checked || checked.records.length === 0) return event;
+    // State a check recorded (a budget's totals) is kept even when it changed nothing.
+    if (
+      !checked ||
+      (checked.records.length === 0 && Object.keys(checked.context.actions.stateDelta).length === 0)
+    )
+      return event;
     const text = contentText(checked.content);
     const guarded: Event = {
       ...event,
@@ -809,7 +866,9 @@ export class Runner {
         ...event.actions,
         stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
       },
-      customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records },
+      ...(checked.records.length > 0
+        ? { customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records } }
+        : {}),
     };
     // What the client is shown of the transcript is the checked text too.
     if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };
@@ -817,15 +876,60 @@ export class Runner {
     return guarded;
   }
 
+  /**
+   * The user's message while input guardrails run beside the first model call: onEvent plugins,
+   * then in the session copy the agents read (the model's history) but not in the store, until
+   * `settleInput` stores it (they passed) or drops it (one tripped).
+   */
+  private async holdInput(ctx: InvocationContext, event: Event, context: CallbackContext): Promise<Event> {
+    const replaced = this.pluginManager.isEmpty
+      ? undefined
+      : await this.pluginManager.onEvent({ context: ctx, event });
+    const held = replaced ?? event;
+    const delta = held.actions.stateDelta;
+    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
+    heldInputs.set(ctx.shared, { event: held, context });
+    // A new array: readers that cached the old one (visibleEvents) see the change.
+    ctx.session.events = [...ctx.session.events, held];
+    return held;
+  }
+
+  /** Waits for the checks beside the model: stores the held message when they pass, throws the tripwire. */
+  private async settleInput(ctx: InvocationContext): Promise<void> {
+    const gate = ctx.shared.inputGate;
+    if (!gate) return;
+    const tripped = await gate.done;
+    if (ctx.shared.inputGate === gate) ctx.shared.inputGate = undefined;
+    if (tripped) throw tripped;
+    const held = this.dropHeldInput(ctx);
+    if (!held) return;
+    // State the parallel checks recorded is committed with the message.
+    const delta = held.context.actions.stateDelta;
+    const stored: Event =
+      Object.keys(delta).length === 0
+        ? held.event
+        : {
+            ...held.event,
+            actions: { ...held.event.actions, stateDelta: { ...held.event.actions.stateDelta, ...delta } },
+          };
+    await this.sessionService.appendEvent(ctx.session, stored);
+    ctx.shared.observe?.(stored);
+  }
+
+  /** Takes the held message out of the session copy (it was never stored). */
+  private dropHeldInput(ctx: InvocationContext): HeldInput | undefined {
+    const held = heldInputs.get(ctx.shared);
+    if (!held) return undefined;
+    heldInputs.delete(ctx.shared);
+    ctx.session.events = ctx.session.events.filter((e) => e !== held.event);
+    return held;
+  }
+
   /** onEvent plugins, then commit (non-partial), keeping `temp:` keys for the rest of the invocation. */
   private async commit(ctx: InvocationContext, event: Event): Promise<Event> {
-    // Nothing is committed past input guardrails that still run beside the model call.
-    const gate = ctx.shared.inputGate;
-    if (gate && !event.partial) {
-      const tripped = await gate.done;
-      if (tripped) throw tripped;
-      ctx.shared.inputGate = undefined;
-    }
+    // Nothing is committed past input guardrails that still run beside the model call; the
+    // message they check is stored first once they pass.
+    if (ctx.shared.inputGate && !event.partial) await this.settleInput(ctx);
     const replaced = this.pluginManager.isEmpty
       ? undefined
       : await this.pluginManager.onEvent({ context: ctx, event });
@@ -958,6 +1062,15 @@ function outermostWorkflow(agent: BaseAgent): Workflow | undefined {
 }
 
 /** Telemetry and zod are loaded before the first run (each load is then a no-op). */
+/** A user message held back while input guardrails run beside the model (see `Runner.holdInput`). */
+interface HeldInput {
+  event: Event;
+  /** The checks' context: state the parallel ones record is committed with the message. */
+  context: CallbackContext;
+}
+
+const heldInputs = new WeakMap<InvocationShared, HeldInput>();
+
 let optionalModulesLoaded = false;
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
@@ -1038,6 +1151,9 @@ async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<vo
     // Recorded on the run.
   }
 }
+
+const WITHHELD_MESSAGE =
+  'The process running it stopped while input guardrails checked its message, which is kept nowhere until they pass; send the message again';
 
 const SUPERSEDED_MESSAGE = 'The process running it stopped, and later runs of the session went on without it';
 

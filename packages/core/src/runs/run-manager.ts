@@ -42,6 +42,8 @@ export type RunBody<P> = (
   params: P,
   started: () => Promise<void>,
   end: RunTracker['end'],
+  /** The run's tracker: its record and `replaceInput` (its events are observed by the caller). */
+  tracker?: RunTracker,
 ) => AsyncGenerator<Event, void, undefined>;
 
 export interface RunEventsOptions {
@@ -167,7 +169,7 @@ export class RunManager {
     let completed = false;
     let thrown: unknown;
     try {
-      for await (const event of body(tracker.params, tracker.started, tracker.end)) {
+      for await (const event of body(tracker.params, tracker.started, tracker.end, tracker)) {
         tracker.observe(event);
         yield event;
       }
@@ -268,6 +270,7 @@ export class RunManager {
     const input: RunInput = {};
     if (params.newMessage && (!executeHere || (this.keepsMessage?.() ?? true)))
       input.newMessage = params.newMessage;
+    else if (params.newMessage) input.messageWithheld = true;
     if (params.stateDelta) input.stateDelta = params.stateDelta;
     if (params.runConfig) input.runConfig = params.runConfig;
     const createdAt = nowMs();

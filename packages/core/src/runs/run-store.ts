@@ -29,6 +29,12 @@ export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt';
 /** What a run was started with (enough for any process to execute a queued run). */
 export interface RunInput {
   newMessage?: Content;
+  /**
+   * The run had a message that is not kept here until input guardrails have checked it (then
+   * `newMessage` is the checked one). A run recovered with this still set and none of its events
+   * in the log ends failed (`INTERRUPTED`): its message is kept nowhere.
+   */
+  messageWithheld?: boolean;
   stateDelta?: Record<string, unknown>;
   /** The run config as JSON (no functions, no signals). */
   runConfig?: RunConfig;

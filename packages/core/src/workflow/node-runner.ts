@@ -2,6 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { CancelledError, describeError, errorCodeOf } from '../errors/errors.js';
 import { createEvent, type Event, type RouteValue } from '../events/event.js';
 import { pauseEvent } from '../flow/pause.js';
+import { isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
 import { delayUnlessAborted as sleep } from '../utils/abort.js';
 import { zod } from '../utils/zod.js';
 import type { BaseNode } from './base-node.js';
@@ -158,7 +159,9 @@ export async function executeNode(p: NodeRunParams): Promise<RunOutcome> {
       }
       if (p.signal.aborted) return { status: 'failed', error };
       await reportError(p, ctx, error);
-      if (attempt >= retry.maxAttempts || !isRetryable(retry, error)) return { status: 'failed', error };
+      // A tripwire is final: nothing after it runs, a retry of the node included.
+      if (attempt >= retry.maxAttempts || !isRetryable(retry, error) || isGuardrailTripped(error))
+        return { status: 'failed', error };
       await sleep(retryDelayMs(retry, attempt, p.random), p.signal);
       if (p.signal.aborted) return { status: 'failed', error };
     } finally {
@@ -370,6 +373,8 @@ async function reportError(p: NodeRunParams, ctx: NodeContext, error: unknown): 
       nodeInfo: { path: p.path },
       errorCode: errorCodeOf(error),
       errorMessage: `Node "${p.node.name}" failed (attempt ${ctx.attemptCount}): ${describeError(error)}`,
+      // A tripwire's record (which guardrail, why) and the retraction clients act on.
+      ...(isGuardrailTripped(error) ? trippedEventFields(error) : {}),
     }),
   );
 }

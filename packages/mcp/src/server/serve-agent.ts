@@ -55,8 +55,10 @@ export interface ServeAgentAsMcpOptions {
   /**
    * Offer the agent's tool as an MCP task (`execution.taskSupport: 'optional'`): a task-augmented
    * `tools/call` returns a task at once while the run goes on; the client polls `tasks/get`, reads
-   * `tasks/result`, and `tasks/cancel` aborts the run. Tasks live in this process's memory for
-   * `ttl` ms (the client's, or an hour). Default false.
+   * `tasks/result`, and `tasks/cancel` aborts the run. A pause of the run (a confirmation, a
+   * question) turns the task `input_required`; the elicitation waits for the client's
+   * `tasks/result` and its answer sets the task working again. Tasks live in this process's memory
+   * for `ttl` ms (the client's, or an hour). Default false.
    */
   tasks?: boolean;
   /**
@@ -146,7 +148,7 @@ export async function serveAgentAsMcp(
         tools: {},
         ...(taskStore ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
       },
-      ...(taskStore ? { taskStore } : {}),
+      ...(taskStore ? { taskStore, taskMessageQueue: taskStore.messages } : {}),
       ...(runner.agent.description ? { instructions: runner.agent.description } : {}),
     });
     server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
@@ -167,9 +169,27 @@ export async function serveAgentAsMcp(
         });
         const controller = new AbortController();
         taskStore.runs.set(task.taskId, controller);
+        // A pause asks the client through the task: the task turns `input_required`, the question
+        // waits in the task's queue until the client reads `tasks/result`, and the answer sets it
+        // working again.
+        const elicit = server.getClientCapabilities()?.elicitation
+          ? async (params: ElicitRequestFormParams): Promise<ElicitResult> => {
+              await store.updateTaskStatus(task.taskId, 'input_required');
+              try {
+                return await server.elicitInput(params, {
+                  signal: controller.signal,
+                  relatedTask: { taskId: task.taskId },
+                });
+              } finally {
+                // A task cancelled meanwhile stays cancelled (a terminal status does not change).
+                await store.updateTaskStatus(task.taskId, 'working').catch(() => undefined);
+              }
+            }
+          : undefined;
         void handler
           .callTool(request.params.name, request.params.arguments ?? {}, {
             signal: controller.signal,
+            elicit,
             progress: () => undefined,
           })
           .then((result) =>
@@ -220,10 +240,14 @@ const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
 
 /** The SDK's in-memory task store, which also aborts a task's run when the task is cancelled. */
 async function agentTaskStore() {
-  const { InMemoryTaskStore } = await import('@modelcontextprotocol/sdk/experimental/tasks');
+  const { InMemoryTaskStore, InMemoryTaskMessageQueue } = await import(
+    '@modelcontextprotocol/sdk/experimental/tasks'
+  );
   class AgentTaskStore extends InMemoryTaskStore {
     /** The runs of tasks still working, by task id. */
     readonly runs = new Map<string, AbortController>();
+    /** Requests of running tasks (elicitations) waiting for the client's `tasks/result`. */
+    readonly messages = new InMemoryTaskMessageQueue();
     override async updateTaskStatus(
       taskId: string,
       status: Task['status'],

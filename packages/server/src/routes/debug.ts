@@ -9,6 +9,7 @@ import {
 } from '@adk/core';
 import type { Context, Hono } from 'hono';
 import { agentGraph, appInfo, graphToDot } from '../graph/agent-graph.js';
+import { agentSkills } from '../graph/agent-skills.js';
 import { workflowDot } from '../graph/workflow-graph.js';
 import type { SpanRecord } from '../telemetry/span-store.js';
 import { idParam, type RouteContext, sessionKey } from './context.js';
@@ -133,6 +134,13 @@ export function debugRoutes(app: Hono, ctx: RouteContext): void {
   app.get('/dev/apps/:app/build_graph', async (c) => {
     const name = idParam(c, 'app');
     return c.json(appInfo(name, await ctx.apps.agent(name)));
+  });
+
+  // The skills each agent can load (toolsets that list skills, such as @adk/skills' SkillToolset),
+  // with the state key prefix that marks one loaded; the dev UI's Skills tab reads it.
+  app.get('/dev/apps/:app/skills', async (c) => {
+    const name = idParam(c, 'app');
+    return c.json({ agents: await agentSkills(await ctx.apps.agent(name)) });
   });
 
   // ADK answers `{path: {dotSrc}}` per (sub-)workflow; the whole tree is the one at path "".

@@ -138,6 +138,11 @@ export const api = {
   },
   eventTrace: (eventId: string) => request<JsonObject>(`/debug/trace/${enc(eventId)}`),
   buildGraph: (app: string) => request<unknown>(`/dev/apps/${enc(app)}/build_graph`),
+  /** The skills each agent of the app can load, and the state key prefix that marks one loaded. */
+  skills: (app: string) =>
+    request<{
+      agents: { agent: string; statePrefix: string; skills: { name: string; description: string }[] }[];
+    }>(`/dev/apps/${enc(app)}/skills`),
 
   /**
    * Runs the agent on one message and yields every event of `/run_sse` as it arrives (partial

@@ -10,6 +10,7 @@ import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
 import { ModelTab } from './model-tab.js';
+import { SkillsTab } from './skills-tab.js';
 import { StateTab } from './state-tab.js';
 import { TraceTab } from './trace-tab.js';
 import { UsageTab } from './usage-tab.js';
@@ -22,6 +23,7 @@ export const TABS = [
   'artifacts',
   'trace',
   'graph',
+  'skills',
   'eval',
   'runs',
   'builder',
@@ -35,6 +37,7 @@ const LABELS: Record<Tab, string> = {
   artifacts: 'Artifacts',
   trace: 'Trace',
   graph: 'Graph',
+  skills: 'Skills',
   eval: 'Eval',
   runs: 'Runs',
   builder: 'Builder',
@@ -123,6 +126,7 @@ function InspectorInner({
         {tab === 'graph' ? (
           <GraphTab key={appVersion} app={app} active={authors} status={workflowStatus(events)} />
         ) : null}
+        {tab === 'skills' ? <SkillsTab app={app} state={finalState} /> : null}
         {tab === 'eval' ? <EvalTab app={app} user={user} session={session} /> : null}
         {tab === 'runs' ? (
           <RunsTab

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
-// MCP Apps in the dev UI, in a real browser: a tool with a `ui://` view (written with the official
-// view-side `App`) is called, `@adk/mcp` saves the view as a session artifact, and the dev UI renders
-// it in a scripts-only sandboxed iframe, answers the view's handshake and hands it the tool's input
-// and result.
+// MCP Apps and Agent Skills in the dev UI, in a real browser. A tool with a `ui://` view (written
+// with the official view-side `App`) is called, `@adk/mcp` saves the view as a session artifact, and
+// the dev UI renders it in a scripts-only sandboxed iframe, answers the view's handshake and hands
+// it the tool's input and result. The Skills tab lists the agent's skills (@adk/skills'
+// SkillToolset over a skills folder) and marks the one the model loaded.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { LlmAgent, type LlmRequest, type LlmResponse } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
 import { McpToolset } from '@adk/mcp';
 import { createAdkServer, type ListeningAdkServer, listenAdkServer } from '@adk/server';
+import { SkillToolset } from '@adk/skills';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildUi } from './__fixtures__/build-ui.js';
@@ -25,10 +27,18 @@ const fixture = fileURLToPath(new URL('./__fixtures__/mcp-app-server.mjs', impor
 const quiet = { info() {}, warn() {}, error: (line: string) => console.error(line) };
 
 const model = new ScriptedModel({
-  script: Array.from({ length: 4 }, () => (request: LlmRequest): LlmResponse => {
+  script: Array.from({ length: 8 }, () => (request: LlmRequest): LlmResponse => {
     const last = request.contents.at(-1);
     if (last?.parts.some((p) => p.functionResponse))
       return { content: { role: 'model', parts: [{ text: 'Here is the forecast.' }] }, finishReason: 'STOP' };
+    if (last?.parts.some((p) => p.text?.includes('skill')))
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { id: '', name: 'load_skill', args: { name: 'csv-stats' } } }],
+        },
+        finishReason: 'STOP',
+      };
     return {
       content: {
         role: 'model',
@@ -56,7 +66,10 @@ describe.skipIf(unavailable)('MCP Apps in the dev UI (Chromium)', { timeout: 180
       name: 'forecast',
       connection: { type: 'stdio', command: process.execPath, args: [fixture] },
     });
-    const agent = new LlmAgent({ name: 'assistant', model, tools: [toolset] });
+    const skills = new SkillToolset({
+      skills: join(pkgDir, '..', 'skills', 'src', '__fixtures__', 'skills'),
+    });
+    const agent = new LlmAgent({ name: 'assistant', model, tools: [toolset, skills] });
     const server = await createAdkServer({
       apps: { forecast: agent },
       dataDir,
@@ -112,5 +125,28 @@ describe.skipIf(unavailable)('MCP Apps in the dev UI (Chromium)', { timeout: 180
       .not.toBe(160);
     await page.getByText('Here is the forecast.').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(outDir, '01-view.png') });
+  });
+
+  it('lists the skills in the Skills tab and marks the loaded one; every inspector tab fits at 1400 px', async () => {
+    const tabs = page.getByRole('tablist', { name: 'Inspector views' });
+    const inspector = await page.getByRole('complementary', { name: 'Inspector' }).boundingBox();
+    for (const tab of await tabs.getByRole('tab').all()) {
+      const box = await tab.boundingBox();
+      expect(
+        box && inspector && box.x + box.width <= inspector.x + inspector.width + 1,
+        (await tab.textContent()) ?? '',
+      ).toBe(true);
+    }
+    await tabs.getByRole('tab', { name: 'Skills' }).click();
+    const list = page.getByRole('region', { name: 'Skills of assistant' });
+    await list.getByText('0 of 2 loaded').waitFor({ timeout: 60_000 });
+    await list.getByText('Summarises a CSV table', { exact: false }).waitFor();
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    await composer.fill('use the csv skill');
+    await composer.press('Enter');
+    await list.getByRole('listitem', { name: 'Skill csv-stats, loaded' }).waitFor({ timeout: 120_000 });
+    await list.getByText('1 of 2 loaded').waitFor({ timeout: 60_000 });
+    expect(await list.getByRole('listitem', { name: 'Skill weather-report' }).isVisible()).toBe(true);
+    await page.screenshot({ path: join(outDir, '02-skills.png') });
   });
 });
