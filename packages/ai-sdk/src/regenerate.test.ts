@@ -17,6 +17,7 @@ class RefusingRunner extends Runner {
   refuse = false;
   override run(params: RunParams): AsyncGenerator<Event, void, undefined> {
     if (!this.refuse) return super.run(params);
+    // biome-ignore lint/correctness/useYield: a run refused before its first event yields nothing
     return (async function* (): AsyncGenerator<Event, void, undefined> {
       throw new ConcurrentInvocationError('Session is busy');
     })();
