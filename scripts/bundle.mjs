@@ -3,6 +3,12 @@
 // package reads a handful of files instead of one per source module (the ESM loader's per-file
 // cost dominated import time). Declarations (.d.ts) stay as tsc wrote them. Dependencies and peer
 // dependencies stay external. Run in a package folder after `tsc`.
+//
+// A package whose `exports` give a `node` condition (e.g. `"node": "./dist/bundle/index.js"`) keeps
+// tsc's per-module JavaScript as its `default` target, for application bundlers, and gets the bundle
+// under the `node` target's folder, for Node's loader. A bundler splits per-module code at
+// `import()` boundaries; a pre-bundled chunk that holds both the eager code and what a lazily
+// imported module needs would be loaded whole (docs/decisions/0024-portable-core.md).
 import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -13,9 +19,19 @@ const dist = join(dir, 'dist');
 const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
 const entryPoints = [];
+/** The folder the `node` condition points into (dist/bundle), when the package keeps per-module code too. */
+let nodeOut;
 for (const target of Object.values(pkg.exports ?? {})) {
   const file = typeof target === 'string' ? target : target.default;
   if (file?.endsWith('.js')) entryPoints.push(join(dir, file));
+  const node = typeof target === 'string' ? undefined : target.node;
+  if (typeof node === 'string' && node.endsWith('.js')) {
+    const rel = relative(dist, join(dir, file));
+    const folder = join(dir, node).slice(0, -rel.length - 1);
+    if (!join(dir, node).endsWith(rel) || (nodeOut !== undefined && nodeOut !== folder))
+      throw new Error(`exports: the "node" target ${node} must be <one folder>/${rel}`);
+    nodeOut = folder;
+  }
 }
 const deps = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies });
 const external = [
@@ -25,7 +41,7 @@ const external = [
   ...builtinModules.map((m) => `node:${m}`),
 ];
 
-const out = join(dir, 'dist-bundle');
+const out = nodeOut ?? join(dir, 'dist-bundle');
 rmSync(out, { recursive: true, force: true });
 await build({
   entryPoints,
@@ -43,6 +59,13 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+
+if (nodeOut !== undefined) {
+  console.log(
+    `bundled ${entryPoints.map((e) => relative(dir, e)).join(', ')} into ${relative(dir, nodeOut)}`,
+  );
+  process.exit(0);
+}
 
 // Replace tsc's per-module JavaScript with the bundle; keep every .d.ts.
 function removeJs(folder) {

@@ -4,7 +4,6 @@ import type { Event } from '../events/event.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import type { IncludeContents } from '../flow/contents.js';
 import type { InstructionProvider } from '../flow/instructions.js';
-import { runLiveFlow } from '../flow/live-flow.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { AgentMemoryOptions } from '../memory/agent-memory.js';
@@ -167,7 +166,12 @@ export class LlmAgent<
     return runLlmFlow(this, context);
   }
 
-  protected override runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    return runLiveFlow(this, context);
+  // The live flow is loaded on the first live session (an app without live sessions never loads it).
+  protected override async *runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const { runLiveFlow } = await loadLiveFlow();
+    yield* runLiveFlow(this, context);
   }
 }
+
+let liveFlow: Promise<typeof import('../flow/live-flow.js')> | undefined;
+const loadLiveFlow = () => (liveFlow ??= import('../flow/live-flow.js'));

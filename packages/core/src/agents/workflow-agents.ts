@@ -1,6 +1,7 @@
 import { describeError, errorCodeOf } from '../errors/errors.js';
 import { createEvent, type Event, type EventFields } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import { setAgentKind } from './agent-kind.js';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.js';
 import type { InvocationContext } from './invocation-context.js';
 
@@ -43,6 +44,12 @@ class PauseWatch {
  * it, the sequence goes on with the next sub-agent.
  */
 export class SequentialAgent extends BaseAgent {
+  /** @internal */
+  constructor(options: BaseAgentOptions) {
+    super(options);
+    setAgentKind(this, 'sequential');
+  }
+
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const subs = this.subAgents;
     for (let i = resumeIndex(this, ctx) ?? 0; i < subs.length; i++) {
@@ -73,6 +80,7 @@ export class LoopAgent extends BaseAgent {
   constructor(options: LoopAgentOptions) {
     super(options);
     this.maxIterations = options.maxIterations;
+    setAgentKind(this, 'loop');
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {
@@ -131,6 +139,7 @@ export class ParallelAgent extends BaseAgent {
   constructor(options: ParallelAgentOptions) {
     super(options);
     this.failFast = options.failFast ?? false;
+    setAgentKind(this, 'parallel');
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event, void, undefined> {

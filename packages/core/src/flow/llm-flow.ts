@@ -24,7 +24,6 @@ import {
 } from '../events/event.js';
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
 import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
-import { RECALL_METADATA_KEY, recallIntoRequest } from '../memory/agent-memory.js';
 import { profileInstruction } from '../memory/profile.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';
@@ -388,9 +387,11 @@ async function* step(
       request.config.providerOptions,
     );
   if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
-  const recalled = agent.memory?.recall
-    ? await recallIntoRequest(agent.memory.recall, ctx, request)
-    : undefined;
+  const memory = agent.memory?.recall ? await loadAgentMemory() : undefined;
+  const recalled =
+    memory && agent.memory?.recall
+      ? await memory.recallIntoRequest(agent.memory.recall, ctx, request)
+      : undefined;
 
   const max = ctx.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
   if (max > 0 && ++ctx.shared.llmCalls > max) {
@@ -436,7 +437,8 @@ async function* step(
   const calls = eventFunctionCalls(modelEvent);
   const longRunning = calls.filter((c) => active.byName.get(c.name)?.isLongRunning).map((c) => c.id);
   if (longRunning.length > 0) modelEvent.longRunningToolIds = longRunning;
-  if (recalled) modelEvent.customMetadata = { ...modelEvent.customMetadata, [RECALL_METADATA_KEY]: recalled };
+  if (recalled && memory)
+    modelEvent.customMetadata = { ...modelEvent.customMetadata, [memory.RECALL_METADATA_KEY]: recalled };
   applyOutput(agent, modelEvent);
   yield modelEvent;
 
@@ -700,3 +702,7 @@ async function* compressedContents(
   }
   return contents;
 }
+
+// Per-turn recall is loaded by the first agent that has it configured.
+let agentMemory: Promise<typeof import('../memory/agent-memory.js')> | undefined;
+const loadAgentMemory = () => (agentMemory ??= import('../memory/agent-memory.js'));

@@ -1,10 +1,10 @@
+import { agentKindOf } from '../agents/agent-kind.js';
 import { asArray, BaseAgent } from '../agents/base-agent.js';
 import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext, type InvocationShared } from '../agents/invocation-context.js';
 import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import { LlmAgent } from '../agents/llm-agent.js';
 import type { RunConfig } from '../agents/run-config.js';
-import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow-agents.js';
 import type { ArtifactService } from '../artifacts/artifact-service.js';
 import type { CredentialService } from '../auth/credential-service.js';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service.js';
@@ -17,7 +17,7 @@ import {
   isAdkError,
   NotFoundError,
 } from '../errors/errors.js';
-import { type Content, contentText } from '../events/content.js';
+import type { Content } from '../events/content.js';
 import {
   createEvent,
   type Event,
@@ -27,15 +27,9 @@ import {
 } from '../events/event.js';
 import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
-import { isStoredLiveEvent } from '../flow/live-flow.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
-import {
-  checkInput,
-  checkLiveContent,
-  hasInputGuardrails,
-  startInputGate,
-} from '../guardrails/run-guardrails.js';
+import { checkInput, hasInputGuardrails, startInputGate } from '../guardrails/run-guardrails.js';
 import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
@@ -66,14 +60,9 @@ import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 import { isWorkflowAgent } from '../workflow/brand.js';
 import type { Workflow } from '../workflow/workflow.js';
+import type { BackgroundHost } from './background.js';
 import { checkRunConfiguration } from './preflight.js';
-import {
-  forkRunnerSession,
-  type RewindParams,
-  type RunnerForkParams,
-  rewindSession,
-  type TimeTravelHost,
-} from './time-travel.js';
+import type { RewindParams, RunnerForkParams, TimeTravelHost } from './time-travel.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -269,16 +258,8 @@ export class Runner {
    */
   async startRun(params: StartRunParams): Promise<RunRecord> {
     if (this.execution === 'local' && !params.recover) this.checkConfiguration();
-    // A forged answer is refused here (403 in the server), not left to fail the run it would start.
-    if (this.pauseSigner && params.newMessage && !params.recover) {
-      const key = { appName: this.appName, userId: params.userId, sessionId: params.sessionId };
-      const session = await this.sessionService.getSession(key);
-      await this.pauseSigner.verifyAnswers(key, session?.events ?? [], params.newMessage);
-    }
-    const local = this.execution === 'local';
-    const record = await this.runs.admit(params, true, local);
-    if (local) void drain(this.runs.execute(params, this.runBody, record, true));
-    return { ...record };
+    const { startBackgroundRun } = await loadBackground();
+    return startBackgroundRun(this.backgroundHost(), params);
   }
 
   /**
@@ -315,50 +296,21 @@ export class Runner {
    * invocation from the log; resolves when it has ended (its record says how).
    */
   async resumeRun(record: RunRecord, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const key = { appName: this.appName, userId: record.userId, sessionId: record.sessionId };
-    const session = await this.sessionService.getSession(key);
-    // A conversation that went on without it (a later run answered meanwhile) is not rewritten by
-    // a late answer: the run ends failed, and its events so far stay as they are.
-    if (session && supersededAt(session.events, record.invocationId)) {
-      await this.runs.store.updateRun(
-        { appName: this.appName, runId: record.id },
-        {
-          status: 'failed',
-          endedAt: Date.now(),
-          error: { code: 'INTERRUPTED', message: SUPERSEDED_MESSAGE },
-        },
-      );
-      return;
-    }
-    const { newMessage, stateDelta, runConfig } = record.input;
-    // It stopped while input guardrails checked its message, which no store keeps before they
-    // pass: it cannot be answered (answering the history without it would be wrong).
-    if (
-      record.input.messageWithheld &&
-      !newMessage &&
-      !session?.events.some((e) => e.invocationId === record.invocationId)
-    ) {
-      await this.runs.store.updateRun(
-        { appName: this.appName, runId: record.id },
-        {
-          status: 'failed',
-          endedAt: Date.now(),
-          error: { code: 'INTERRUPTED', message: WITHHELD_MESSAGE },
-        },
-      );
-      return;
-    }
-    const params: RunParams = {
-      userId: record.userId,
-      sessionId: record.sessionId,
-      invocationId: record.invocationId,
-      ...(newMessage ? { newMessage } : {}),
-      ...(stateDelta ? { stateDelta } : {}),
-      ...(runConfig ? { runConfig } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      recover: true,
+    const { resumeBackgroundRun } = await loadBackground();
+    return resumeBackgroundRun(this.backgroundHost(), record, options);
+  }
+
+  private backgroundHost(): BackgroundHost {
+    return {
+      appName: this.appName,
+      sessionService: this.sessionService,
+      runs: this.runs,
+      execution: this.execution,
+      pauseSigner: this.pauseSigner,
+      runBody: this.runBody,
+      supersededAt,
+      supersededMessage: SUPERSEDED_MESSAGE,
     };
-    return drain(this.runs.execute(params, this.runBody, record));
   }
 
   /** A run of this app by id (undefined when unknown). */
@@ -406,7 +358,8 @@ export class Runner {
    * artifacts return to what they were. Refused while the session has a run queued or running
    * (ConcurrentInvocationError) unless `cancelRunning`.
    */
-  rewind(params: RewindParams): Promise<Event> {
+  async rewind(params: RewindParams): Promise<Event> {
+    const { rewindSession } = await loadTimeTravel();
     return rewindSession(this.timeTravelHost(), params);
   }
 
@@ -415,7 +368,8 @@ export class Runner {
    * with that part of the log, its state and artifact versions, and `forkedFrom`; the original is
    * untouched (docs/architecture.md §5.5).
    */
-  forkSession(params: RunnerForkParams): Promise<Session> {
+  async forkSession(params: RunnerForkParams): Promise<Session> {
+    const { forkRunnerSession } = await loadTimeTravel();
     return forkRunnerSession(this.timeTravelHost(), params);
   }
 
@@ -445,6 +399,29 @@ export class Runner {
       signal: params.signal ?? params.abortSignal,
     };
     return this.checked(() => this.exclusive(common, () => this.runLiveExclusive(params)));
+  }
+
+  /** The live session's implementation is loaded on the first `runLive` (an app without live sessions never loads it). */
+  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
+    const { runLiveSession } = await loadLiveRun();
+    yield* runLiveSession(
+      {
+        appName: this.appName,
+        agent: this.agent,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        credentialService: this.credentialService,
+        pluginManager: this.pluginManager,
+        models: this.models,
+        contextCompression: this.contextCompression,
+        runEnded: RUN_ENDED,
+        loadSession: (p) => this.loadSession(p),
+        findAgentToRun: (session, message) => this.findAgentToRun(session, message),
+        branchOf,
+      },
+      params,
+    );
   }
 
   /**
@@ -737,145 +714,6 @@ export class Runner {
     }
   }
 
-  private async *runLiveExclusive(params: RunLiveParams): AsyncGenerator<Event, void, undefined> {
-    await Promise.all([loadTelemetry(), loadZod()]);
-    await this.pluginManager.init();
-    const session = await this.loadSession(params);
-    const controller = new AbortController();
-    const liveSignal = params.signal ?? params.abortSignal;
-    const onAbort = () => controller.abort(liveSignal?.reason);
-    if (liveSignal?.aborted) onAbort();
-    else liveSignal?.addEventListener('abort', onAbort, { once: true });
-    const signal = controller.signal;
-    let afterRunDone = false;
-    const invocationId = params.invocationId ?? `e-${newId()}`;
-    const trace = startSpan('invocation', NO_TRACE, () => ({
-      [GenAi.conversationId]: session.id,
-      [GenAi.agentName]: this.agent.name,
-      'adk.app_name': this.appName,
-      'adk.user_id': params.userId,
-      'adk.invocation_id': invocationId,
-      'adk.live': true,
-    }));
-    const ctx = new InvocationContext({
-      invocationId,
-      appName: this.appName,
-      userId: params.userId,
-      session,
-      sessionService: this.sessionService,
-      artifactService: this.artifactService,
-      memoryService: this.memoryService,
-      credentialService: this.credentialService,
-      pluginManager: this.pluginManager,
-      models: this.models,
-      runConfig: params.runConfig ?? {},
-      signal,
-      agent: this.agent,
-      rootAgent: this.agent,
-      shared: { llmCalls: 0, ended: false, tempState: {} },
-      trace,
-      contextCompression: this.contextCompression,
-      liveRequestQueue: params.liveRequestQueue,
-      liveResumptionHandle: { current: params.resumptionHandle },
-    });
-    let failure: unknown;
-    try {
-      const halt = await this.pluginManager.beforeRun({ context: ctx });
-      if (halt) {
-        yield await this.commitLive(
-          ctx,
-          createEvent({ invocationId, author: this.agent.name, content: halt }),
-        );
-      } else {
-        const agent = this.findAgentToRun(session, undefined);
-        for await (const event of agent.runLive(ctx.with({ agent, branch: branchOf(agent) }))) {
-          yield await this.commitLive(ctx, event);
-          if (signal.aborted) break;
-        }
-      }
-      afterRunDone = true;
-      await this.pluginManager.afterRun({ context: ctx });
-    } catch (error) {
-      // Aborting is how a live session is normally stopped: it ends without an error event.
-      if (!signal.aborted) {
-        failure = error;
-        if (!this.pluginManager.isEmpty) await this.pluginManager.onRunError({ context: ctx, error });
-        const event = createEvent({
-          invocationId,
-          author: ctx.agent.name,
-          errorCode: errorCodeOf(error),
-          errorMessage: describeError(error),
-          ...(isGuardrailTripped(error) ? trippedEventFields(error) : {}),
-        });
-        try {
-          yield await this.commitLive(ctx, event);
-        } catch {
-          yield event;
-        }
-      }
-    } finally {
-      liveSignal?.removeEventListener('abort', onAbort);
-      controller.abort(RUN_ENDED);
-      if (!afterRunDone) await this.pluginManager.afterRun({ context: ctx }).catch(() => undefined);
-      endSpan(trace, failure);
-    }
-  }
-
-  /**
-   * onEvent plugins, then commit by the live rules (see isStoredLiveEvent). A transcription is
-   * stored as its content text, without the stream-only transcription fields.
-   */
-  private async commitLive(ctx: InvocationContext, event: Event): Promise<Event> {
-    const replaced = this.pluginManager.isEmpty
-      ? undefined
-      : await this.pluginManager.onEvent({ context: ctx, event });
-    let final = replaced ?? event;
-    if (!isStoredLiveEvent(final)) return final;
-    final = await this.guardLiveEvent(ctx, final);
-    const delta = final.actions.stateDelta;
-    for (const k in delta) if (k.startsWith(TEMP_PREFIX)) ctx.shared.tempState[k] = delta[k];
-    if (final.inputTranscription || final.outputTranscription) {
-      const { inputTranscription: _in, outputTranscription: _out, ...stored } = final;
-      await this.sessionService.appendEvent(ctx.session, stored);
-    } else await this.sessionService.appendEvent(ctx.session, final);
-    return final;
-  }
-
-  /**
-   * A live session's stored text (transcripts included) through the guardrails before it is
-   * stored: the user's through the input guardrails, an agent's through its output guardrails.
-   */
-  private async guardLiveEvent(ctx: InvocationContext, event: Event): Promise<Event> {
-    const content = event.content;
-    if (!content || event.errorCode || !content.parts.some((p) => p.text !== undefined && !p.thought))
-      return event;
-    // Typed user text was checked before it was sent (live flow); transcribed speech is checked here.
-    if (event.author === 'user' && !event.inputTranscription) return event;
-    const checked = await checkLiveContent(ctx, this.agent, event.author, content);
-    // State a check recorded (a budget's totals) is kept even when it changed nothing.
-    if (
-      !checked ||
-      (checked.records.length === 0 && Object.keys(checked.context.actions.stateDelta).length === 0)
-    )
-      return event;
-    const text = contentText(checked.content);
-    const guarded: Event = {
-      ...event,
-      content: checked.content,
-      actions: {
-        ...event.actions,
-        stateDelta: { ...event.actions.stateDelta, ...checked.context.actions.stateDelta },
-      },
-      ...(checked.records.length > 0
-        ? { customMetadata: { ...event.customMetadata, [GUARDRAILS_METADATA_KEY]: checked.records } }
-        : {}),
-    };
-    // What the client is shown of the transcript is the checked text too.
-    if (event.inputTranscription) guarded.inputTranscription = { ...event.inputTranscription, text };
-    if (event.outputTranscription) guarded.outputTranscription = { ...event.outputTranscription, text };
-    return guarded;
-  }
-
   /**
    * The user's message while input guardrails run beside the first model call: onEvent plugins,
    * then in the session copy the agents read (the model's history) but not in the store, until
@@ -1047,7 +885,11 @@ function resumeThroughWorkflows(found: BaseAgent, shared: InvocationShared, hasW
   // Inside a graph Workflow, the outermost one resumes and re-walks its graph down to the paused node.
   const agent = (hasWorkflow && outermostWorkflow(found)) || found;
   const path = [agent];
-  for (let a = agent.parentAgent; a instanceof SequentialAgent || a instanceof LoopAgent; a = a.parentAgent)
+  for (
+    let a = agent.parentAgent;
+    a && (agentKindOf(a) === 'sequential' || agentKindOf(a) === 'loop');
+    a = a.parentAgent
+  )
     path.unshift(a);
   if (path.length === 1) return agent;
   shared.resumePath = path;
@@ -1072,6 +914,18 @@ interface HeldInput {
 const heldInputs = new WeakMap<InvocationShared, HeldInput>();
 
 let optionalModulesLoaded = false;
+
+let liveRun: Promise<typeof import('./live-run.js')> | undefined;
+/** Runner.runLive's implementation, imported once on first use. */
+const loadLiveRun = () => (liveRun ??= import('./live-run.js'));
+
+let timeTravel: Promise<typeof import('./time-travel.js')> | undefined;
+/** Rewind and fork (time travel), imported once on first use. */
+const loadTimeTravel = () => (timeTravel ??= import('./time-travel.js'));
+
+let background: Promise<typeof import('./background.js')> | undefined;
+/** Background runs (`startRun`, `resumeRun`, `recoverRuns`, workers), imported once on first use. */
+const loadBackground = () => (background ??= import('./background.js'));
 
 /** The reason the run's own signal carries once the run is over (one object, no DOMException per run). */
 const RUN_ENDED = /* @__PURE__ */ new CancelledError('The run has ended');
@@ -1103,7 +957,7 @@ function branchOf(agent: BaseAgent): string | undefined {
   let branch: string | undefined;
   for (let i = 0; i + 1 < path.length; i++) {
     const parent = path[i] as BaseAgent;
-    if (parent instanceof ParallelAgent)
+    if (agentKindOf(parent) === 'parallel')
       branch = `${branch ?? parent.name}.${(path[i + 1] as BaseAgent).name}`;
   }
   return branch;
@@ -1142,18 +996,6 @@ function recoveryPoint(
     last.author !== 'user' && !last.errorCode && isFinalResponse(last) && !last.longRunningToolIds?.length;
   return { userContent, finished };
 }
-
-/** Drives a background run to its end; its record says how it ended. */
-async function drain(events: AsyncGenerator<Event, void, undefined>): Promise<void> {
-  try {
-    for await (const _ of events);
-  } catch {
-    // Recorded on the run.
-  }
-}
-
-const WITHHELD_MESSAGE =
-  'The process running it stopped while input guardrails checked its message, which is kept nowhere until they pass; send the message again';
 
 const SUPERSEDED_MESSAGE = 'The process running it stopped, and later runs of the session went on without it';
 

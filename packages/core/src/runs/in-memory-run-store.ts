@@ -15,8 +15,6 @@ export interface InMemoryRunStoreOptions {
   maxFinishedRuns?: number;
 }
 
-const DEFAULT_PAGE_SIZE = 100;
-
 /**
  * Runs in process memory (the default of every Runner). Finished runs beyond `maxFinishedRuns` are
  * forgotten in the order they finished, so a long-lived process does not grow without bound.
@@ -63,27 +61,8 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async listRuns(params: ListRunsParams): Promise<ListRunsResult> {
-    const runs = this.apps.get(params.appName);
-    if (!runs) return { runs: [] };
-    const pageSize = Math.max(1, params.pageSize ?? DEFAULT_PAGE_SIZE);
-    const statuses = params.status && new Set(params.status);
-    const all = [...runs.values()].reverse();
-    let start = 0;
-    if (params.pageToken) {
-      const at = all.findIndex((r) => r.id === params.pageToken);
-      start = at < 0 ? all.length : at;
-    }
-    const page: RunRecord[] = [];
-    let i = start;
-    for (; i < all.length && page.length <= pageSize; i++) {
-      const run = all[i] as RunRecord;
-      if (params.userId !== undefined && run.userId !== params.userId) continue;
-      if (params.sessionId !== undefined && run.sessionId !== params.sessionId) continue;
-      if (statuses && !statuses.has(run.status)) continue;
-      page.push({ ...run });
-    }
-    const next = page.length > pageSize ? page.pop() : undefined;
-    return next ? { runs: page, nextPageToken: next.id } : { runs: page };
+    const { listRunsIn } = await loadQueries();
+    return listRunsIn(this.apps.get(params.appName), params);
   }
 
   async requestCancel(key: RunKey): Promise<RunRecord | undefined> {
@@ -102,37 +81,10 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async claimRun(params: ClaimRunParams): Promise<RunRecord | undefined> {
+    const { claimRunIn } = await loadQueries();
+    // Synchronous from here on: two claims in this process never take the same run.
     const apps = params.appName === undefined ? [...this.apps.values()] : [this.apps.get(params.appName)];
-    for (const runs of apps) {
-      const claimed = runs && this.claimIn(runs, params);
-      if (claimed) return claimed;
-    }
-    return undefined;
-  }
-
-  private claimIn(runs: Map<string, RunRecord>, params: ClaimRunParams): RunRecord | undefined {
-    for (const run of runs.values()) {
-      const unowned = run.status === 'queued' && run.owner === undefined;
-      const stale =
-        (run.status === 'queued' || run.status === 'running') &&
-        (run.heartbeatAt ?? run.createdAt) < params.staleBefore;
-      if (!unowned && (!stale || run.owner === params.owner)) continue;
-      // FIFO per session: never a run while an earlier one of its session is unfinished.
-      if (this.hasEarlierUnfinished(runs, run)) continue;
-      run.owner = params.owner;
-      run.heartbeatAt = nowMs();
-      return { ...run };
-    }
-    return undefined;
-  }
-
-  private hasEarlierUnfinished(runs: Map<string, RunRecord>, run: RunRecord): boolean {
-    for (const other of runs.values()) {
-      if (other === run) return false;
-      if (other.userId === run.userId && other.sessionId === run.sessionId && !isRunFinished(other.status))
-        return true;
-    }
-    return false;
+    return claimRunIn(apps, params);
   }
 
   onCancelRequested(listener: (key: RunKey) => void): () => void {
@@ -157,3 +109,7 @@ export class InMemoryRunStore implements RunStore {
     }
   }
 }
+
+let queries: Promise<typeof import('./in-memory-run-queries.js')> | undefined;
+/** Listing and claiming runs (servers, workers), imported once on first use. */
+const loadQueries = () => (queries ??= import('./in-memory-run-queries.js'));

@@ -1,26 +1,17 @@
-import {
-  CancelledError,
-  ConcurrentInvocationError,
-  describeError,
-  errorCodeOf,
-  NotFoundError,
-  ValidationError,
-} from '../errors/errors.js';
+import { CancelledError, ConcurrentInvocationError, describeError, errorCodeOf } from '../errors/errors.js';
 import { type Event, eventFunctionResponses } from '../events/event.js';
 import type { SessionService } from '../sessions/session.js';
-import { delayUnlessAborted as sleep } from '../utils/abort.js';
 import { nowMs } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
-import {
-  isRunFinished,
-  type ListRunsParams,
-  type ListRunsResult,
-  type MultitaskStrategy,
-  type RunInput,
-  type RunKey,
-  type RunRecord,
-  type RunStatus,
-  type RunStore,
+import type {
+  ListRunsParams,
+  ListRunsResult,
+  MultitaskStrategy,
+  RunInput,
+  RunKey,
+  RunRecord,
+  RunStatus,
+  RunStore,
 } from './run-store.js';
 
 /** What the manager needs of a run request (the Runner's RunParams). */
@@ -104,7 +95,7 @@ export interface RunWorker {
 }
 
 /** A run executing in this process. */
-interface ActiveRun {
+export interface ActiveRun {
   record: RunRecord;
   controller: AbortController;
   /**
@@ -324,75 +315,17 @@ export class RunManager {
    * finished. No event is yielded twice and none is skipped.
    */
   async *events(runId: string, options: RunEventsOptions = {}): AsyncGenerator<Event, RunRecord, undefined> {
-    const local = this.active.get(runId);
-    let record = local ? local.record : await this.store.getRun(this.key(runId));
-    if (!record) throw new NotFoundError(`Run not found: ${runId}`);
-    // A run started here keeps all of its events in memory: its tail reads no store at all.
-    const afterAt =
-      local?.complete && options.after !== undefined
-        ? local.events.findIndex((e) => e.id === options.after)
-        : -1;
-    const fromMemory = local?.complete && (options.after === undefined || afterAt >= 0);
-    // Otherwise attach before reading the store: every event published from here on is buffered,
-    // and every event published before was committed before it was published, so the read has it.
-    let cursor = fromMemory ? 0 : (local?.events.length ?? 0);
-    let wake: (() => void) | undefined;
-    const listener = () => wake?.();
-    local?.listeners.add(listener);
-    const seen = new Set<string>();
-    try {
-      if (fromMemory && afterAt >= 0) {
-        for (let i = 0; i <= afterAt; i++) {
-          const event = local.events[i] as Event;
-          if (!event.partial) seen.add(event.id);
-        }
-        cursor = afterAt + 1;
-      }
-      const stored = fromMemory ? [] : await this.storedEvents(record);
-      let start = 0;
-      if (!fromMemory && options.after !== undefined) {
-        start = stored.findIndex((e) => e.id === options.after) + 1;
-        if (start === 0)
-          throw new ValidationError(`Event ${options.after} is not a stored event of run ${runId}`);
-      }
-      for (let i = 0; i < stored.length; i++) {
-        const event = stored[i] as Event;
-        seen.add(event.id);
-        if (i >= start) yield event;
-      }
-      if (local) {
-        while (true) {
-          while (cursor < local.events.length) {
-            const event = local.events[cursor++] as Event;
-            if (seen.has(event.id)) continue;
-            if (!event.partial) seen.add(event.id);
-            yield event;
-          }
-          if (local.done || options.signal?.aborted) break;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            options.signal?.addEventListener('abort', () => resolve(), { once: true });
-          });
-          wake = undefined;
-        }
-        // `finish` wrote the final status, end and error into the record before it woke us.
-        return { ...local.record };
-      }
-      // Executing elsewhere (or finished): poll the log until the run has finished.
-      const interval = options.pollIntervalMs ?? 100;
-      while (!isRunFinished(record.status) && !options.signal?.aborted) {
-        await sleep(interval, options.signal);
-        record = (await this.store.getRun(this.key(runId))) ?? record;
-        for (const event of await this.storedEvents(record)) {
-          if (seen.has(event.id)) continue;
-          seen.add(event.id);
-          yield event;
-        }
-      }
-      return record;
-    } finally {
-      local?.listeners.delete(listener);
-    }
+    const { runEvents } = await loadRunTail();
+    return yield* runEvents(
+      {
+        active: this.active,
+        store: this.store,
+        key: (id) => this.key(id),
+        storedEvents: (record) => this.storedEvents(record),
+      },
+      runId,
+      options,
+    );
   }
 
   /**
@@ -582,3 +515,7 @@ export class RunManager {
     return { appName: this.appName, runId };
   }
 }
+
+let runTail: Promise<typeof import('./run-tail.js')> | undefined;
+/** Tails of a run's events (`events`), imported once on first use. */
+const loadRunTail = () => (runTail ??= import('./run-tail.js'));

@@ -18,7 +18,6 @@ import {
   type StoreForkParams,
 } from './session.js';
 import { mergeState, splitStateDelta } from './state.js';
-import { sessionStateAt } from './time-travel.js';
 
 interface StoredSession {
   id: string;
@@ -130,6 +129,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async forkSession(params: StoreForkParams): Promise<Session> {
+    const { sessionStateAt } = await loadTimeTravel();
     const source = this.sessions.get(key(params.appName, params.userId, params.sessionId));
     if (!source)
       throw new NotFoundError(
@@ -242,3 +242,7 @@ function decodeOffset(token: string): number {
   if (!Number.isInteger(n) || n < 0) throw new ValidationError(`Invalid pageToken: ${token}`);
   return n;
 }
+
+let timeTravel: Promise<typeof import('./time-travel.js')> | undefined;
+/** Time travel (forks) is loaded on the first fork: an app that never forks does not load it. */
+const loadTimeTravel = () => (timeTravel ??= import('./time-travel.js'));

@@ -3,12 +3,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { AuthConfig, AuthCredential } from '../auth/auth-credential.js';
 import { credentialKeyOf } from '../auth/auth-credential.js';
-import {
-  buildAuthRequest,
-  type CredentialCallContext,
-  exchangeAuthResponse,
-  resolveCredential,
-} from '../auth/credential-manager.js';
+import type { CredentialCallContext } from '../auth/credential-manager.js';
 import { ConfigError } from '../errors/errors.js';
 import type { EventActions, ToolConfirmation } from '../events/event.js';
 import type { SearchMemoryResult } from '../memory/memory-service.js';
@@ -67,7 +62,9 @@ export class ToolContext extends CallbackContext {
    * the request carries an authorization URL with state and PKCE; secrets are never sent.
    */
   async requestCredential(authConfig: AuthConfig): Promise<void> {
-    const request = await buildAuthRequest(authConfig, this.credentialContext());
+    const context = this.credentialContext();
+    const { buildAuthRequest } = await loadCredentialManager();
+    const request = await buildAuthRequest(authConfig, context);
     this.actions.requestedAuthConfigs ??= {};
     this.actions.requestedAuthConfigs[this.functionCallId] = request;
     this.actions.skipSummarization = true;
@@ -87,7 +84,7 @@ export class ToolContext extends CallbackContext {
     if (response.credentialKey !== undefined && response.credentialKey !== key) return undefined;
     let exchanged = this.exchanged.get(key);
     if (!exchanged) {
-      exchanged = exchangeAuthResponse(authConfig, response, context);
+      exchanged = loadCredentialManager().then((m) => m.exchangeAuthResponse(authConfig, response, context));
       this.exchanged.set(key, exchanged);
     }
     return exchanged;
@@ -102,6 +99,7 @@ export class ToolContext extends CallbackContext {
    */
   async getCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
     const context = this.credentialContext();
+    const { resolveCredential } = await loadCredentialManager();
     const credential = await resolveCredential(authConfig, context);
     if (credential) return credential;
     await this.requestCredential(authConfig);
@@ -141,3 +139,10 @@ export class ToolContext extends CallbackContext {
     this.actions.skipSummarization = true;
   }
 }
+
+let credentialManager: Promise<typeof import('../auth/credential-manager.js')> | undefined;
+/**
+ * Credential requests and exchanges (OAuth2 with its HTTP client) are loaded on the first tool that
+ * asks for a credential: an app whose tools never do does not load them.
+ */
+const loadCredentialManager = () => (credentialManager ??= import('../auth/credential-manager.js'));
