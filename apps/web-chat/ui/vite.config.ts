@@ -15,11 +15,16 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
-    // Two pages: useChat (index.html) and AG-UI's HttpAgent (ag-ui.html).
+    // Three pages: useChat (index.html), AG-UI's HttpAgent (ag-ui.html) and CopilotKit (copilotkit.html).
     rollupOptions: {
+      // CopilotKit's React dependencies carry Next.js "use client" directives, meaningless here.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         agUi: fileURLToPath(new URL('ag-ui.html', import.meta.url)),
+        copilotkit: fileURLToPath(new URL('copilotkit.html', import.meta.url)),
       },
     },
   },

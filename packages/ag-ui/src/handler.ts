@@ -7,6 +7,7 @@ import {
   type Runner,
   type Session,
 } from '@adk/core';
+import type { Message } from '@ag-ui/core';
 import type { AgUiEvent } from './events.js';
 import { FRONTEND_TOOLS_KEY, installFrontendTools } from './frontend-tools.js';
 import { AgUiRequestError, parseRunInput, runMessage, stateDelta } from './input.js';
@@ -117,6 +118,7 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
         state: { ...session.state, ...(delta ?? {}) },
         frontendTools: (input.tools ?? []).map((t) => t.name),
         results,
+        messages: input.messages as unknown as Message[],
       });
 
       // Nothing to run (a thread opened, or only a state change): the thread as it is.
@@ -173,13 +175,17 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
       }
       let pending: IteratorResult<Event, unknown> | undefined = first;
       let gone = false;
+      const onAbort = () => void cancel();
+      // The request's signal outlives the run (a kept-alive connection): the listener goes with it.
+      const detach = () => request.signal?.removeEventListener('abort', onAbort);
       const cancel = async () => {
         gone = true;
+        detach();
         if (background) return;
         stop.abort();
         await events.return(undefined).catch(() => undefined);
       };
-      if (!background) request.signal?.addEventListener('abort', () => void cancel(), { once: true });
+      if (!background) request.signal?.addEventListener('abort', onAbort, { once: true });
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(frame(translator.start()));
@@ -192,6 +198,7 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
               pending = undefined;
               if (gone) return;
               if (next.done) {
+                detach();
                 controller.enqueue(frame(translator.finish()));
                 controller.close();
                 return;
@@ -199,13 +206,10 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
               const out = translator.push(next.value);
               if (out.length === 0) continue;
               controller.enqueue(frame(out));
-              if (out.some((e) => e.type === 'RUN_ERROR')) {
-                controller.close();
-                await cancel();
-              }
               return;
             }
           } catch (error) {
+            detach();
             if (gone) return;
             controller.enqueue(frame(translator.fail(describeError(error), 'RUN_FAILED')));
             controller.close();

@@ -17,4 +17,10 @@ export {
   stateDelta,
 } from './input.js';
 export { toAgUiMessages } from './messages.js';
-export { type AgUiEventsOptions, AgUiTranslator, statePatch, toAgUiEvents } from './translate.js';
+export {
+  type AgUiEventsOptions,
+  AgUiTranslator,
+  RETRACT_EVENT,
+  statePatch,
+  toAgUiEvents,
+} from './translate.js';

@@ -10,8 +10,8 @@ import {
   REQUEST_CONFIRMATION,
   visibleEvents,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { FrontendToolSpec } from './frontend-tools.js';
-import { confirmedCall } from './translate.js';
 
 /** The parts of AG-UI's `RunAgentInput` ADK reads (other fields are accepted and ignored). */
 export interface AgUiRunInput {
@@ -165,7 +165,7 @@ export function openCalls(events: readonly Event[]): OpenCall[] {
     for (const call of eventFunctionCalls(event)) {
       if (answered.has(call.id) || !event.longRunningToolIds.includes(call.id)) continue;
       if (call.name === REQUEST_CONFIRMATION) {
-        const original = confirmedCall(call);
+        const original = originalCallOf(call);
         if (original) out.push({ id: call.id, name: call.name, kind: 'approval', toolCallId: original.id });
       } else out.push({ id: call.id, name: call.name, kind: 'call', toolCallId: call.id });
     }

@@ -3,13 +3,14 @@ import {
   type FunctionCall,
   isPlainObject,
   REQUEST_CONFIRMATION,
+  REQUEST_CREDENTIAL,
   REQUEST_INPUT,
+  RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
-import type { Interrupt, TokenUsage } from '@ag-ui/core';
+import { originalCallOf } from '@adk/core/internal';
+import type { Interrupt, Message, TokenUsage } from '@ag-ui/core';
 import type { AgUiEvent, JsonPatchOperation } from './events.js';
-
-export const REQUEST_CREDENTIAL = 'adk_request_credential';
 
 /** Options of the translation of one run's events into one AG-UI run. */
 export interface AgUiEventsOptions {
@@ -23,7 +24,15 @@ export interface AgUiEventsOptions {
   frontendTools?: Iterable<string>;
   /** Results to announce first (answers the previous run's interrupts gave). */
   results?: { toolCallId: string; content: unknown }[];
+  /**
+   * The client's messages as its input sent them (`RunAgentInput.messages`). A retraction sends
+   * them, with this run's messages, as the MESSAGES_SNAPSHOT that withdraws the retracted text.
+   */
+  messages?: readonly Message[];
 }
+
+/** The CUSTOM event that names a withdrawn text message (sent before the MESSAGES_SNAPSHOT). */
+export const RETRACT_EVENT = 'adk.retract';
 
 /** Whether a `major.minor[.patch]` version is at least 1.0. */
 export function speaks1(version: string | undefined): boolean {
@@ -70,14 +79,6 @@ export function jsonText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
-/** The original call an `adk_request_confirmation` asks about. */
-export function confirmedCall(call: FunctionCall): { id: string; name: string; args: unknown } | undefined {
-  const original = call.args.originalFunctionCall;
-  if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
-    return undefined;
-  return { id: original.id, name: original.name, args: original.args ?? {} };
-}
-
 function usageOf(u: UsageMetadata, model: string | undefined): TokenUsage {
   const input = u.promptTokenCount ?? 0;
   const output = (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0);
@@ -117,6 +118,11 @@ export class AgUiTranslator {
   private readonly usage: TokenUsage[] = [];
   private readonly toolNames = new Map<string, string>();
   private failed = false;
+  /** How the last event said the run ends, when it was an error event (told at `finish`). */
+  private ending: { cancelled: true } | { cancelled: false; message: string; code?: string } | undefined;
+  /** This run's messages as the client builds them from the events (for a MESSAGES_SNAPSHOT). */
+  private readonly mirror: Message[] = [];
+  private readonly mirrored = new Map<string, Message>();
 
   constructor(private readonly options: AgUiEventsOptions) {
     this.state = visibleState(options.state ?? {});
@@ -143,12 +149,21 @@ export class AgUiTranslator {
         content: jsonText(result.content),
         role: 'tool',
       });
+    for (const e of out) this.remember(e);
     return out;
   }
 
   push(event: Event): AgUiEvent[] {
+    const out = this.translate(event);
+    for (const e of out) this.remember(e);
+    return out;
+  }
+
+  private translate(event: Event): AgUiEvent[] {
     const out = this.start();
     if (this.ended || event.author === 'user') return out;
+    this.ending = undefined;
+    if (event.customMetadata?.[RETRACT_METADATA_KEY] === true) this.retract(event, out);
     if (event.author !== this.step) {
       this.closeBlocks(out);
       if (this.step) out.push({ type: 'STEP_FINISHED', stepName: this.step });
@@ -214,11 +229,93 @@ export class AgUiTranslator {
         value: { path: event.nodeInfo.path, output: event.output },
       });
     if (event.errorCode || event.errorMessage) {
-      if (event.interrupted || event.errorCode === 'CANCELLED') return out;
-      this.failed = true;
-      out.push(...this.fail(event.errorMessage ?? 'The run failed', event.errorCode));
+      // Only the run's last event ends it as a failure or a cancellation: a run survives an error
+      // event that something follows (a failed tool whose error the model is told, a retried call).
+      if (event.interrupted || event.errorCode === 'CANCELLED') this.ending = { cancelled: true };
+      else
+        this.ending = {
+          cancelled: false,
+          message: event.errorMessage ?? 'The run failed',
+          ...(event.errorCode ? { code: event.errorCode } : {}),
+        };
     }
     return out;
+  }
+
+  /**
+   * Withdraws the text streamed so far in this model turn (an output guardrail rewrote or stopped
+   * it): the text message ends, a CUSTOM `adk.retract` names it, and a MESSAGES_SNAPSHOT without it
+   * replaces the client's messages (every AG-UI client applies it). A rewritten text follows as a
+   * new message.
+   */
+  private retract(event: Event, out: AgUiEvent[]): void {
+    const open = this.text;
+    if (!open) return;
+    this.closeText(out);
+    const message = this.mirrored.get(open.id);
+    if (message?.role === 'assistant' && message.toolCalls?.length) delete message.content;
+    else if (message) {
+      this.mirror.splice(this.mirror.indexOf(message), 1);
+      this.mirrored.delete(open.id);
+    }
+    const records = event.customMetadata?.adkGuardrails;
+    const record = Array.isArray(records) && isPlainObject(records[0]) ? records[0] : undefined;
+    out.push({
+      type: 'CUSTOM',
+      name: RETRACT_EVENT,
+      value: {
+        messageId: open.id,
+        ...(typeof record?.guardrail === 'string' ? { guardrail: record.guardrail } : {}),
+        ...(typeof record?.reason === 'string' ? { reason: record.reason } : {}),
+      },
+    });
+    out.push({
+      type: 'MESSAGES_SNAPSHOT',
+      messages: structuredClone([...(this.options.messages ?? []), ...this.mirror]),
+    });
+  }
+
+  /** Applies a sent event to the mirror of the client's messages. */
+  private remember(e: AgUiEvent): void {
+    const find = (id: string) => this.mirrored.get(id);
+    const add = (m: Message) => {
+      this.mirror.push(m);
+      this.mirrored.set(m.id, m);
+      return m;
+    };
+    switch (e.type) {
+      case 'TEXT_MESSAGE_START':
+        if (!find(e.messageId))
+          add({ id: e.messageId, role: 'assistant', content: '', ...(e.name ? { name: e.name } : {}) });
+        return;
+      case 'TEXT_MESSAGE_CONTENT': {
+        const m = find(e.messageId);
+        if (m?.role === 'assistant') m.content = `${m.content ?? ''}${e.delta}`;
+        return;
+      }
+      case 'TOOL_CALL_START': {
+        const found = e.parentMessageId ? find(e.parentMessageId) : undefined;
+        const parent: Extract<Message, { role: 'assistant' }> =
+          found?.role === 'assistant' ? found : { id: e.parentMessageId ?? e.toolCallId, role: 'assistant' };
+        if (parent !== found) add(parent);
+        parent.toolCalls = [
+          ...(parent.toolCalls ?? []),
+          { id: e.toolCallId, type: 'function', function: { name: e.toolCallName, arguments: '' } },
+        ];
+        return;
+      }
+      case 'TOOL_CALL_ARGS':
+        for (const m of this.mirror)
+          if (m.role === 'assistant')
+            for (const c of m.toolCalls ?? []) if (c.id === e.toolCallId) c.function.arguments += e.delta;
+        return;
+      case 'TOOL_CALL_RESULT':
+        if (!find(e.messageId))
+          add({ id: e.messageId, role: 'tool', toolCallId: e.toolCallId, content: e.content });
+        return;
+      default:
+        return;
+    }
   }
 
   /** Ends the run with RUN_ERROR (nothing follows it). */
@@ -233,8 +330,19 @@ export class AgUiTranslator {
     return out;
   }
 
-  /** Ends the run with RUN_FINISHED: interrupts when it waits for answers, else success. */
+  /**
+   * Ends the run: RUN_ERROR when its last event was an error; a cancelled run as RUN_FINISHED with
+   * outcome `cancelled` (1.0 clients) or RUN_ERROR code `CANCELLED` (0.x have no such outcome);
+   * else RUN_FINISHED, its outcome the interrupts when it waits for answers, else success.
+   */
   finish(): AgUiEvent[] {
+    const ending = this.ending;
+    if (ending && !ending.cancelled) {
+      this.failed = true;
+      return this.fail(ending.message, ending.code);
+    }
+    if (ending?.cancelled && !speaks1(this.options.protocolVersion))
+      return this.fail('The run was cancelled', 'CANCELLED');
     const out = this.start();
     if (this.ended) return out;
     this.closeBlocks(out);
@@ -246,8 +354,9 @@ export class AgUiTranslator {
       type: 'RUN_FINISHED',
       threadId: this.options.threadId,
       runId: this.options.runId,
-      outcome:
-        interrupts.length > 0
+      outcome: ending?.cancelled
+        ? { type: 'cancelled' }
+        : interrupts.length > 0
           ? { type: 'interrupt', interrupts }
           : {
               type: 'success',
@@ -272,7 +381,7 @@ export class AgUiTranslator {
   private call(call: FunctionCall, event: Event, out: AgUiEvent[]): void {
     const longRunning = event.longRunningToolIds?.includes(call.id) ?? false;
     if (call.name === REQUEST_CONFIRMATION) {
-      const original = confirmedCall(call);
+      const original = originalCallOf(call);
       if (!original) return;
       const confirmation = call.args.toolConfirmation;
       const hint =

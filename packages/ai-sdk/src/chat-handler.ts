@@ -162,6 +162,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       let invocationId: string | undefined;
       let denied: string[] = [];
       let earlier: Event[] = [];
+      /** The rewind of a regeneration: undone when the new run is refused. */
+      let rewound: Event | undefined;
       if (last.role === 'user') {
         newMessage = userMessageContent(last);
         if (body.trigger === 'regenerate-message') {
@@ -170,7 +172,11 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             .reverse()
             .find((e) => e.author === 'user' && e.content);
           if (lastUser)
-            await runner.rewind({ userId, sessionId, rewindBeforeInvocationId: lastUser.invocationId });
+            rewound = await runner.rewind({
+              userId,
+              sessionId,
+              rewindBeforeInvocationId: lastUser.invocationId,
+            });
         }
         invocationId = newId();
         messageId = invocationId;
@@ -202,24 +208,31 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         ...(invocationId ? { invocationId } : {}),
       };
 
-      let events: AsyncGenerator<Event, unknown, undefined>;
+      let events: AsyncGenerator<Event, unknown, undefined> | undefined;
       const stop = new AbortController();
       let runId: string | undefined;
-      if (background) {
-        const record = await runner.startRun(params);
-        runId = record.id;
-        events = runner.runEvents(record.id);
-      } else {
-        events = runner.run({ ...params, signal: stop.signal });
-      }
       // The first step runs before the response: a refused run is an HTTP error, not a stream.
       let first: IteratorResult<Event, unknown>;
       try {
+        if (background) {
+          const record = await runner.startRun(params);
+          runId = record.id;
+          events = runner.runEvents(record.id);
+        } else {
+          events = runner.run({ ...params, signal: stop.signal });
+        }
         first = await events.next();
       } catch (error) {
         stop.abort();
+        // A regeneration whose run was refused keeps its history: the rewind is rewound (a rewind
+        // before the rewind's own invocation hides it, restoring the history, state and artifacts).
+        if (rewound)
+          await runner
+            .rewind({ userId, sessionId, rewindBeforeInvocationId: rewound.invocationId })
+            .catch(() => undefined);
         return errorResponse(error);
       }
+      const run = events;
 
       const active = new ActiveStream(runId);
       const translator = new UIMessageStreamTranslator({
@@ -255,7 +268,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             send(translator.push(next.value));
             // One macrotask per event keeps other requests served while runs stream.
             await yieldToLoop();
-            next = await events.next();
+            next = await run.next();
           }
           send(translator.finish());
         } catch (error) {

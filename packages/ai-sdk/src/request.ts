@@ -10,7 +10,7 @@ import {
   REQUEST_CONFIRMATION,
   visibleEvents,
 } from '@adk/core';
-import { confirmedCallOf } from './translate.js';
+import { originalCallOf } from '@adk/core/internal';
 
 /** The body `DefaultChatTransport` posts (plus `userId` and `background`, ours). */
 export interface ChatRequestBody {
@@ -130,7 +130,7 @@ export function openQuestions(events: readonly Event[]): OpenQuestion[] {
     for (const call of eventFunctionCalls(event)) {
       if (answered.has(call.id) || !event.longRunningToolIds.includes(call.id)) continue;
       if (call.name === REQUEST_CONFIRMATION) {
-        const original = confirmedCallOf(call);
+        const original = originalCallOf(call);
         if (original) out.push({ id: call.id, name: call.name, toolCallId: original.id, kind: 'approval' });
       } else out.push({ id: call.id, name: call.name, toolCallId: call.id, kind: 'output' });
     }

@@ -2,9 +2,12 @@ import {
   type Event,
   type FunctionCall,
   type FunctionResponse,
+  isPlainObject,
   REQUEST_CONFIRMATION,
+  RETRACT_METADATA_KEY,
   type UsageMetadata,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { AdkMessageMetadata, FinishReason, JsonValue, UIMessageChunk } from './chunks.js';
 
 /** Options of a translation of one run's events into one assistant message's chunks. */
@@ -26,13 +29,6 @@ const PAUSE_CALLS = new Set([REQUEST_CONFIRMATION, 'adk_request_credential', 'ad
 export function toolErrorText(response: Record<string, unknown>): string | undefined {
   const keys = Object.keys(response);
   return keys.length === 1 && typeof response.error === 'string' ? response.error : undefined;
-}
-
-/** The original call an `adk_request_confirmation` call asks about. */
-export function confirmedCallOf(call: FunctionCall): { id: string; name: string; args: unknown } | undefined {
-  const original = call.args.originalFunctionCall as Record<string, unknown> | undefined;
-  if (!original || typeof original.id !== 'string' || typeof original.name !== 'string') return undefined;
-  return { id: original.id, name: original.name, args: original.args ?? {} };
 }
 
 /** The hint of an `adk_request_confirmation` call. */
@@ -146,6 +142,7 @@ export class UIMessageStreamTranslator {
       }
       return out;
     }
+    if (event.customMetadata?.[RETRACT_METADATA_KEY] === true) this.retract(event, out);
     if (isModelCall) this.modelCallDone = true;
     if (event.usageMetadata) this.addUsage(event.usageMetadata);
     const reason = finishReasonOf(event.finishReason);
@@ -278,6 +275,27 @@ export class UIMessageStreamTranslator {
     out.push({ type: 'message-metadata', messageMetadata: { author, authors: [...this.authors] } });
   }
 
+  /**
+   * Withdraws the streamed text of this model call (an output guardrail rewrote or stopped it):
+   * the text part ends and a `data-adk-retract` part right after it names it; the rewritten text,
+   * if any, follows as a new text part. A client drops the text part before a `data-adk-retract`.
+   */
+  private retract(event: Event, out: UIMessageChunk[]): void {
+    const open = this.blocks.text;
+    if (!open) return;
+    this.end('text', out);
+    const records = event.customMetadata?.adkGuardrails;
+    const record = Array.isArray(records) && isPlainObject(records[0]) ? records[0] : undefined;
+    out.push({
+      type: 'data-adk-retract',
+      data: {
+        textId: open.id,
+        ...(typeof record?.guardrail === 'string' ? { guardrail: record.guardrail } : {}),
+        ...(typeof record?.reason === 'string' ? { reason: record.reason } : {}),
+      },
+    });
+  }
+
   private openStep(out: UIMessageChunk[]): void {
     if (this.stepOpen) return;
     this.stepOpen = true;
@@ -339,7 +357,7 @@ export class UIMessageStreamTranslator {
   private call(call: FunctionCall, event: Event, out: UIMessageChunk[]): void {
     const longRunning = event.longRunningToolIds?.includes(call.id) ?? false;
     if (call.name === REQUEST_CONFIRMATION) {
-      const original = confirmedCallOf(call);
+      const original = originalCallOf(call);
       if (!original) return;
       if (!this.tools.has(original.id)) {
         // Joined after the call was made (a continued message): the part is made again first.

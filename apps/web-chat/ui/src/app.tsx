@@ -89,6 +89,8 @@ function Chat({
           <li key={message.id} className={`message ${message.role}`} aria-label={`${message.role} message`}>
             {message.parts.map((part, index) => {
               const key = `${message.id}-${index}`;
+              // A text an output guardrail withdrew: a `data-adk-retract` part follows it.
+              if (part.type === 'text' && message.parts[index + 1]?.type === 'data-adk-retract') return null;
               if (part.type === 'text')
                 return (
                   <div key={key}>

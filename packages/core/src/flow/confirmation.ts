@@ -3,7 +3,7 @@ import type { FunctionCall } from '../events/content.js';
 import { type Event, eventFunctionResponses, type ToolConfirmation } from '../events/event.js';
 import { eventSchemas } from '../events/schemas.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import { isPlainObject } from '../utils/json.js';
+import { originalCallOf } from './original-call.js';
 import {
   answeredQuestions,
   answersIn,
@@ -70,13 +70,9 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   if (answers.size === 0) return [];
   const out: ConfirmedCall[] = [];
   for (const { call, answer } of answeredQuestions(events, lastIndex, REQUEST_CONFIRMATION, answers)) {
-    const original = call.args.originalFunctionCall;
-    if (!isPlainObject(original) || typeof original.id !== 'string' || typeof original.name !== 'string')
-      continue;
-    out.push({
-      call: { id: original.id, name: original.name, args: isPlainObject(original.args) ? original.args : {} },
-      confirmation: answer,
-    });
+    const original = originalCallOf(call);
+    if (!original) continue;
+    out.push({ call: original, confirmation: answer });
   }
   // An agent that runs again in this invocation (the next pass of a loop) must not run them twice.
   const answered = new Set<string>();

@@ -19,6 +19,7 @@ export {
 export { safeCut } from '../flow/compression.js';
 export { pendingConfirmations } from '../flow/confirmation.js';
 export { resolveInstruction } from '../flow/instructions.js';
+export { originalCallOf } from '../flow/original-call.js';
 export { transferTargets } from '../flow/transfer.js';
 export { GUARDRAILS_METADATA_KEY } from '../guardrails/guardrail.js';
 export { supportsLive } from '../models/llm-connection.js';

@@ -7,7 +7,7 @@ describe('@adk/core/internal', () => {
     const names = Object.keys(internal);
     expect(names.length).toBeGreaterThan(30);
     // Helpers added after the move live only here.
-    const internalOnly = new Set(['delay', 'delayUnlessAborted']);
+    const internalOnly = new Set(['delay', 'delayUnlessAborted', 'originalCallOf']);
     for (const name of names.filter((n) => !internalOnly.has(n)))
       expect((root as Record<string, unknown>)[name], name).toBe((internal as Record<string, unknown>)[name]);
     expect(internal.tryParseJson('{"a":1}')).toEqual({ a: 1 });
@@ -23,5 +23,18 @@ describe('@adk/core/internal', () => {
     await expect(waiting).rejects.toThrow('stop');
     await expect(cut).resolves.toBeUndefined();
     await expect(internal.delay(1, new AbortController().signal)).resolves.toBeUndefined();
+  });
+
+  it('originalCallOf reads the call a confirmation asks about, and refuses a malformed one', () => {
+    const call = (originalFunctionCall: unknown) => ({ args: { originalFunctionCall } });
+    expect(internal.originalCallOf(call({ id: 'c1', name: 'delete', args: { path: 'a' } }))).toEqual({
+      id: 'c1',
+      name: 'delete',
+      args: { path: 'a' },
+    });
+    expect(internal.originalCallOf(call({ id: 'c1', name: 'delete', args: 'x' }))?.args).toEqual({});
+    expect(internal.originalCallOf(call({ id: 1, name: 'delete' }))).toBeUndefined();
+    expect(internal.originalCallOf(call(undefined))).toBeUndefined();
+    expect('originalCallOf' in root).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { type Event, eventFunctionCalls, REQUEST_CONFIRMATION, type ToolContext } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The key of the pause payload that carries an MCP elicitation. */
@@ -77,8 +78,7 @@ function storedQuestion(events: readonly Event[], callId: string): StoredElicita
   for (let i = events.length - 1; i >= 0; i--) {
     for (const call of eventFunctionCalls(events[i] as Event)) {
       if (call.name !== REQUEST_CONFIRMATION) continue;
-      const original = call.args.originalFunctionCall;
-      if (!isObject(original) || original.id !== callId) continue;
+      if (originalCallOf(call)?.id !== callId) continue;
       const confirmation = call.args.toolConfirmation;
       const payload = isObject(confirmation) ? confirmation.payload : undefined;
       const stored = isObject(payload) ? payload[MCP_ELICITATION] : undefined;

@@ -24,6 +24,7 @@ import {
   type TraceContext,
   userContent,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type {
   CallToolResult,
@@ -407,7 +408,7 @@ function elicitationFor(call: {
       hint?: string;
       payload?: Record<string, unknown>;
     };
-    const original = (call.args.originalFunctionCall ?? {}) as { name?: string };
+    const original = originalCallOf(call);
     // A nested MCP server's elicitation: ask the same form, one level up.
     const nested = confirmation.payload?.[MCP_ELICITATION] as StoredElicitation | undefined;
     if (nested?.question.mode === 'form' && nested.question.requestedSchema) {
@@ -426,7 +427,7 @@ function elicitationFor(call: {
     return {
       params: {
         mode: 'form',
-        message: confirmation.hint ?? `Allow the call of "${original.name ?? 'a tool'}"?`,
+        message: confirmation.hint ?? `Allow the call of "${original?.name ?? 'a tool'}"?`,
         requestedSchema: {
           type: 'object',
           properties: { confirmed: { type: 'boolean', title: 'Confirm', description: 'Allow this action' } },
