@@ -315,17 +315,26 @@ export class RunManager {
    * finished. No event is yielded twice and none is skipped.
    */
   async *events(runId: string, options: RunEventsOptions = {}): AsyncGenerator<Event, RunRecord, undefined> {
-    const { runEvents } = await loadRunTail();
-    return yield* runEvents(
-      {
-        active: this.active,
-        store: this.store,
-        key: (id) => this.key(id),
-        storedEvents: (record) => this.storedEvents(record),
-      },
-      runId,
-      options,
-    );
+    // A run executing here buffers its partial events only while a tail listens: listen from the
+    // first step, before the tail's module has loaded, so no chunk streamed meanwhile is lost.
+    const local = this.active.get(runId);
+    const hold = () => undefined;
+    local?.listeners.add(hold);
+    try {
+      const { runEvents } = await loadRunTail();
+      return yield* runEvents(
+        {
+          active: this.active,
+          store: this.store,
+          key: (id) => this.key(id),
+          storedEvents: (record) => this.storedEvents(record),
+        },
+        runId,
+        options,
+      );
+    } finally {
+      local?.listeners.delete(hold);
+    }
   }
 
   /**
