@@ -71,6 +71,7 @@ export {
 } from './guardrails/guardrail.js';
 export * from './memory/agent-memory.js';
 export * from './memory/in-memory-memory-service.js';
+export * from './memory/job-host.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
