@@ -4,9 +4,12 @@ import {
   type ArtifactService,
   type BaseAgent,
   ConfigError,
+  createMemoryJobWorker,
   describeError,
+  hasMemoryJobs,
   isAdkError,
   type MemoryService,
+  type MemoryWorkerConfig,
   type ModelTokenPrice,
   type MultitaskStrategy,
   newId,
@@ -16,6 +19,7 @@ import {
   priceTable,
   Runner,
   type SessionService,
+  startMemoryJobWorker,
   type TraceRetention,
   type TraceStore,
 } from '@adk/core';
@@ -62,8 +66,19 @@ export interface AdkServerOptions {
   sessionService?: SessionService;
   /** Artifacts; default SQL next to the sessions when @adk/session-sql has it, else in memory (warned). */
   artifactService?: ArtifactService;
-  /** Memory; default in memory. */
+  /** Memory; default in memory, or SQL next to the sessions when they are in SQL. */
   memoryService?: MemoryService;
+  /**
+   * With SQL sessions, give the memory a job outbox in the same database so every committed turn
+   * is indexed in the background (default true; `false` indexes nothing by itself).
+   */
+  memoryJobs?: boolean;
+  /**
+   * Run memory jobs (indexing, and the handlers given here) in this process, one worker for every
+   * app, when the memory has a job queue. Default: wherever the run worker runs (on unless
+   * `runWorker: false`, as on API instances whose runs go to `adk worker` processes).
+   */
+  memoryWorker?: boolean | MemoryWorkerConfig;
   /** Plugins of every app's runner. */
   plugins?: Plugin[];
   /** Data folder of the embedded PGlite database. Default `.adk` in the working directory. */
@@ -240,6 +255,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
       ...(options.databasePoolSize !== undefined ? { databasePoolSize: options.databasePoolSize } : {}),
       ...(options.traceRetention ? { traceRetention: options.traceRetention } : {}),
+      ...(options.memoryJobs !== undefined ? { memoryJobs: options.memoryJobs } : {}),
       a2a: a2a !== undefined,
     },
     logger,
@@ -289,6 +305,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         sessionService: stores.sessionService,
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
+        // Memory jobs run on the server's one worker below (or on other processes), not per app.
+        memoryWorker: false,
         ...(stores.runStore ? { runStore: stores.runStore } : {}),
         instanceId,
         ...(options.execution ? { execution: options.execution } : {}),
@@ -307,6 +325,18 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
           runs,
           logger,
           typeof options.runWorker === 'object' ? options.runWorker : {},
+        )
+      : undefined;
+  const memoryWorkerOption = options.memoryWorker ?? options.runWorker !== false;
+  const memoryWorker =
+    memoryWorkerOption !== false && hasMemoryJobs(stores.memoryService)
+      ? startMemoryJobWorker(
+          createMemoryJobWorker(stores.memoryService, stores.sessionService, {
+            workerId: `${instanceId}-memory`,
+            onError: (error) => logger.warn(errorLine('A memory job failed (retried)', error)),
+            ...(typeof memoryWorkerOption === 'object' ? memoryWorkerOption : {}),
+          }),
+          stores.memoryService.jobs,
         )
       : undefined;
   const frontends =
@@ -415,6 +445,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     await live.close();
     worker?.stop();
     await runs.drain(grace);
+    await memoryWorker?.stop().catch(() => undefined);
     await mounts?.close();
     for (const runner of await apps.loaded()) {
       await runner

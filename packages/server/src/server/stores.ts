@@ -45,6 +45,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   databasePoolSize?: number;
   traceRetention?: TraceRetention;
+  /** A memory job outbox beside SQL sessions (see `AdkServerOptions.memoryJobs`). */
+  memoryJobs?: boolean;
   a2a: boolean;
 }
 
@@ -105,6 +107,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
   const opened = await sql.createSqlStores(url, {
     ...(options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }),
     ...(options.traceRetention ? { traces: { retention: options.traceRetention } } : {}),
+    memoryJobs: options.memoryJobs !== false,
   });
   const sessionService = options.sessionService ?? opened.sessions;
   const artifactService = options.artifactService ?? opened.artifacts;
