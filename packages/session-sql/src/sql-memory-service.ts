@@ -59,6 +59,11 @@ export interface SqlMemoryServiceOptions extends SqlStoreOptions {
   embeddings?: MemoryEmbeddings;
   /** Query embeddings kept in a bounded LRU (default 1000; 0 turns the cache off). */
   queryCacheSize?: number;
+  /**
+   * SQLite: rank vectors with the `sqlite-vec` extension when the connection has it loaded
+   * (default true; `kyselyFromUrl` loads it when installed); false scans the blobs in JS.
+   */
+  sqliteVec?: boolean;
   /** A job outbox the Runner enqueues each committed turn to (e.g. `SqlMemoryJobQueue`). */
   jobs?: MemoryJobQueue;
 }
@@ -139,7 +144,10 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return (await this.vectorMode()) !== 'none';
   }
 
-  /** How vectors are stored and searched: `'pgvector'` (HNSW), `'blob'` (exact scan in JS) or `'none'`. */
+  /**
+   * How vectors are stored and searched: `'pgvector'` (HNSW), `'sqlite-vec'` (Float32 blobs ranked
+   * by the extension inside SQLite), `'blob'` (Float32 blobs scanned exactly in JS) or `'none'`.
+   */
   async vectorMode(): Promise<VectorMode> {
     if (!this.options.embeddings) return 'none';
     await this.ready();
@@ -323,11 +331,12 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
           ];
           const vector = embeddings?.[start + i];
           if (mode === 'pgvector') v.push(vector ? sql`${vectorLiteral(vector)}::vector` : sql`null`);
-          if (mode === 'blob') v.push(vector ? sql`${float32Blob(vector)}` : sql`null`);
+          if (mode === 'blob' || mode === 'sqlite-vec')
+            v.push(vector ? sql`${float32Blob(vector)}` : sql`null`);
           return sql`(${sql.join(v)})`;
         });
         const vectorColumn =
-          mode === 'pgvector' ? sql`, embedding` : mode === 'blob' ? sql`, vector_blob` : sql``;
+          mode === 'pgvector' ? sql`, embedding` : mode === 'none' ? sql`` : sql`, vector_blob`;
         await sql`insert into ${this.entries} (app_name, user_id, session_id, event_id, kind, author, "timestamp",
             content, search_text, source_event_ids, valid_from, supersedes, keywords, content_key, custom_metadata${vectorColumn})
           values ${sql.join(values)}
@@ -359,7 +368,9 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       const vectorRows =
         mode === 'pgvector'
           ? await this.nearest(params, candidates)
-          : await this.nearestByScan(params, candidates);
+          : mode === 'sqlite-vec'
+            ? await this.nearestInSqlite(params, candidates)
+            : await this.nearestByScan(params, candidates);
       const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
       for (const [ranker, ranking] of [
         ['fullText', textRows],
@@ -445,6 +456,20 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       from ${this.entries} as e
       where ${this.filters(params)} and e.embedding is not null
       order by e.embedding <=> ${vectorLiteral(vector)}::vector
+      limit ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  /** Exact cosine ranking of the user's Float32 blobs by `sqlite-vec`, inside SQLite. */
+  private async nearestInSqlite(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
+    const vector = await this.embedQuery(params);
+    if (!vector) return [];
+    const query = float32Blob(vector);
+    const { rows } = await sql<EntryRow>`
+      select ${this.columns()}, 1 - vec_distance_cosine(e.vector_blob, ${query}) as score
+      from ${this.entries} as e
+      where ${this.filters(params)} and e.vector_blob is not null and length(e.vector_blob) = ${query.byteLength}
+      order by vec_distance_cosine(e.vector_blob, ${query}), e.id
       limit ${limit}`.execute(this.db);
     return rows;
   }
@@ -553,7 +578,21 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   /** pgvector's column and HNSW index when the extension can be used; Float32 blobs otherwise. */
   private async prepareVectors(): Promise<VectorMode> {
     const embeddings = this.options.embeddings as MemoryEmbeddings;
-    if (this.family !== 'postgres') return 'blob';
+    if (this.family !== 'postgres') {
+      // sqlite-vec is loaded per connection by kyselyFromUrl when installed (see sqlite-vec.ts).
+      if (this.options.sqliteVec === false) return 'blob';
+      try {
+        await sql`select vec_version() as v`.execute(this.db);
+        return 'sqlite-vec';
+      } catch {
+        return 'blob';
+      }
+    }
+    // pgvector only where the server has it: creating the extension is tried only then (it may
+    // still fail without the privilege), and any failure falls back to Float32 blobs.
+    const { rows: available } = await sql<{ name: string }>`
+      select name from pg_available_extensions where name = 'vector'`.execute(this.db);
+    if (available.length === 0) return 'blob';
     try {
       await sql`create extension if not exists vector`.execute(this.db);
     } catch {
@@ -581,7 +620,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 }
 
-export type VectorMode = 'pgvector' | 'blob' | 'none';
+export type VectorMode = 'pgvector' | 'sqlite-vec' | 'blob' | 'none';
 
 interface NewRow {
   id: string;
