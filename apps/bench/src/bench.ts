@@ -15,6 +15,7 @@ import { guardrailsScenario } from './scenarios/guardrails.js';
 import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
+import { memoryRecall } from './scenarios/memory-recall.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
@@ -29,6 +30,7 @@ export const scenarios: Scenario[] = [
   longSession,
   concurrency,
   memory,
+  memoryRecall,
   persistentSessions,
   coldStart,
   providerPath,
