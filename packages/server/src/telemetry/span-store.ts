@@ -278,15 +278,40 @@ export class InMemorySpanStore implements SpanProcessor {
   /**
    * Adds attributes (the model request and response) to the session's latest finished model-call
    * span. Called from an `afterModel` hook: the call's span has just ended, so it is the latest.
+   * A value given as a function is computed, and redacted, on first read (a trace view, the
+   * persistent writer's next batch), never on the run's path; it is read once and then kept.
    */
-  annotateLatestModelCall(sessionId: string, attributes: Record<string, string>): void {
+  annotateLatestModelCall(sessionId: string, attributes: Record<string, string | (() => string)>): void {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
     const redact = this.redact;
-    Object.assign(
-      record.attributes,
-      redact ? { ...attributes, ...redactAttributes(attributes, redact) } : attributes,
-    );
+    const target = record.attributes;
+    for (const [key, value] of Object.entries(attributes)) {
+      if (typeof value === 'string') {
+        target[key] = redact ? (redactAttributes({ [key]: value }, redact)[key] ?? value) : value;
+        continue;
+      }
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          let text: string;
+          try {
+            text = value();
+          } catch (error) {
+            text = JSON.stringify({ unrecorded: (error as Error).message });
+          }
+          const masked = redact ? (redactAttributes({ [key]: text }, redact)[key] ?? text) : text;
+          Object.defineProperty(target, key, {
+            configurable: true,
+            enumerable: true,
+            writable: true,
+            value: masked,
+          });
+          return masked;
+        },
+      });
+    }
     this.notify(record);
     this.payloads.push({ record, keys: Object.keys(attributes) });
     while (this.payloads.length > this.maxPayloads) {
