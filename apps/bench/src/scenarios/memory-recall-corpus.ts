@@ -49,7 +49,8 @@ const ADJECTIVES = (
   'new old busy quiet noisy cheap expensive tricky simple long short early late sunny rainy cold warm ' +
   'strange lovely boring exciting slow fast heavy light bright dark'
 ).split(' ');
-const VERBS = 'fixed planned booked cancelled cleaned bought sold moved tried finished started reviewed'.split(' ');
+const VERBS =
+  'fixed planned booked cancelled cleaned bought sold moved tried finished started reviewed'.split(' ');
 
 const USER_TEMPLATES = [
   (t: string, u: string, a: string, v: string) => `I ${v} the ${a} ${t} today, and the ${u} is next.`,
@@ -111,7 +112,9 @@ const EVENTS: [string, string][] = [
   ['visited the Vigeland sculpture park', 'When did I visit the Vigeland park?'],
 ];
 
-const MONTHS = 'January February March April May June July August September October November December'.split(' ');
+const MONTHS = 'January February March April May June July August September October November December'.split(
+  ' ',
+);
 
 /**
  * `turns` events in sessions of `perSession` turns (user and answer alternating), an hour apart.
@@ -155,7 +158,11 @@ export function buildCorpus(turns: number, seed = 37, perSession = 50): Corpus {
     const [first, second] = values.split('|') as [string, string | undefined];
     const original = plant(0, n / 3, `By the way, my ${attribute} is ${first}.`);
     if (second) {
-      const update = plant((2 * n) / 3, n, `Update: my ${attribute} is now ${second}, not ${first} any more.`);
+      const update = plant(
+        (2 * n) / 3,
+        n,
+        `Update: my ${attribute} is now ${second}, not ${first} any more.`,
+      );
       queries.push({ query: question, target: update, kind: 'update', outdated: original });
     } else queries.push({ query: question, target: original, kind: 'fact' });
   }
@@ -176,7 +183,10 @@ export interface RetrievalScores {
 }
 
 /** Recall@5, MRR (over the top 10) and the outdated-fact rate of ranked turn ids per query. */
-export function scoreRetrieval(queries: readonly CorpusQuery[], rankings: readonly string[][]): RetrievalScores {
+export function scoreRetrieval(
+  queries: readonly CorpusQuery[],
+  rankings: readonly string[][],
+): RetrievalScores {
   let hits = 0;
   let rr = 0;
   let updates = 0;
@@ -200,7 +210,11 @@ export function scoreRetrieval(queries: readonly CorpusQuery[], rankings: readon
 }
 
 /** A plain BM25 (k1 1.2, b 0.75) over the same turns: the baseline every store's ranking must beat. */
-export function bm25Rankings(turns: readonly CorpusTurn[], queries: readonly string[], limit = 10): string[][] {
+export function bm25Rankings(
+  turns: readonly CorpusTurn[],
+  queries: readonly string[],
+  limit = 10,
+): string[][] {
   const tokenize = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const docs = turns.map((t) => tokenize(t.text));
   const df = new Map<string, number>();

@@ -127,7 +127,9 @@ async function turnsPerSecond(memory: SqlMemoryService, recall: boolean, turns: 
     for await (const _ of runner.run({
       userId: USER,
       sessionId: `live-${recall}-${Math.floor(i / 10)}`,
-      newMessage: userContent(`What did I say about the ${['garden', 'train', 'budget', 'concert'][i % 4]} last time?`),
+      newMessage: userContent(
+        `What did I say about the ${['garden', 'train', 'budget', 'concert'][i % 4]} last time?`,
+      ),
     }));
   }
   const seconds = (performance.now() - started) / 1000;
@@ -146,22 +148,35 @@ export const memoryRecall: Scenario = {
   title: 'Memory recall (retrieval quality and the pre-model recall step)',
   async run(config: BenchConfig): Promise<ScenarioReport> {
     const report = newReport(this.id, this.title);
-    const sizes = config.quick ? [1_000, 3_000] : [10_000, 100_000];
+    // BENCH_MEMORY_SIZES=10000,100000 and BENCH_MEMORY_STORES=sqlite,postgres narrow a targeted run.
+    const sizes = process.env.BENCH_MEMORY_SIZES
+      ? process.env.BENCH_MEMORY_SIZES.split(',').map(Number)
+      : config.quick
+        ? [1_000, 3_000]
+        : [10_000, 100_000];
+    const wanted = process.env.BENCH_MEMORY_STORES?.toLowerCase().split(',');
     const samples = config.quick ? 20 : 60;
     let cluster: PostgresCluster | undefined;
-    try {
-      cluster = await startPostgres();
-    } catch (error) {
-      report.skipped.push(`real Postgres: ${postgresSkipped(error)}`);
+    if (!wanted || wanted.includes('postgres')) {
+      try {
+        cluster = await startPostgres();
+      } catch (error) {
+        report.skipped.push(`real Postgres: ${postgresSkipped(error)}`);
+      }
     }
-    const stores: StoreTarget[] = [
-      { name: 'SQLite', url: (size) => `sqlite://${join(config.tmpDir, `memory-recall-${size}.db`)}`, target: 30 },
+    let stores: StoreTarget[] = [
+      {
+        name: 'SQLite',
+        url: (size) => `sqlite://${join(config.tmpDir, `memory-recall-${size}.db`)}`,
+        target: 30,
+      },
       { name: 'PGlite', url: () => 'pglite://memory', target: 30 },
     ];
     if (cluster) {
       const url = cluster.url;
       stores.push({ name: 'Postgres', url: () => url, target: undefined });
     }
+    if (wanted) stores = stores.filter((s) => wanted.includes(s.name.toLowerCase()));
     const embeddings = sharedEmbeddings();
     const quality_rows: string[][] = [];
     const timing_rows: string[][] = [];
@@ -192,7 +207,9 @@ export const memoryRecall: Scenario = {
             const mode = await memory.vectorMode();
             const scores = await quality(memory, corpus);
             const p50 = await recallP50(memory, corpus, samples);
-            config.log(`memory-recall: ${store.name} ${size}: seeded in ${fmtMs(seedMs)}, recall p50 ${fmtMs(p50)}`);
+            config.log(
+              `memory-recall: ${store.name} ${size}: seeded in ${fmtMs(seedMs)}, recall p50 ${fmtMs(p50)}`,
+            );
             quality_rows.push([
               `${store.name} (${mode})`,
               fmt(size, 0),
