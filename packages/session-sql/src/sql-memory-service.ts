@@ -433,21 +433,24 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {
-    if (this.family === 'postgres') {
-      const { rows } = await sql<EntryRow>`
-        select ${this.columns()}, ts_rank(e.search_vector, q.query)::float8 as score
-        from ${this.entries} as e, (select to_tsquery('simple'::regconfig, ${tsQuery(terms)}) as query) as q
-        where ${this.filters(params)} and e.search_vector @@ q.query
-        order by score desc, e."timestamp" desc, e.id desc
-        limit ${limit}`.execute(this.db);
-      return rows;
-    }
+    // The ranking picks ids and scores; only the winners' columns are read (reading them for every
+    // match made a search grow with the number of matching entries).
+    const ranked =
+      this.family === 'postgres'
+        ? sql`select e.id, ts_rank(e.search_vector, q.query)::float8 as score
+          from ${this.entries} as e, (select to_tsquery('simple'::regconfig, ${tsQuery(terms)}) as query) as q
+          where ${this.filters(params)} and e.search_vector @@ q.query
+          order by score desc, e."timestamp" desc, e.id desc
+          limit ${limit}`
+        : sql`select e.id, -bm25(${this.fts}) as score
+          from ${this.fts} join ${this.entries} as e on e.id = ${this.fts}.rowid
+          where ${this.fts} match ${ftsQuery(terms)} and ${this.filters(params)}
+          order by bm25(${this.fts}), e."timestamp" desc, e.id desc
+          limit ${limit}`;
     const { rows } = await sql<EntryRow>`
-      select ${this.columns()}, -bm25(${this.fts}) as score
-      from ${this.fts} join ${this.entries} as e on e.id = ${this.fts}.rowid
-      where ${this.fts} match ${ftsQuery(terms)} and ${this.filters(params)}
-      order by bm25(${this.fts}), e."timestamp" desc, e.id desc
-      limit ${limit}`.execute(this.db);
+      select ${this.columns()}, r.score as score
+      from (${ranked}) as r join ${this.entries} as e on e.id = r.id
+      order by r.score desc, e."timestamp" desc, e.id desc`.execute(this.db);
     return rows;
   }
 
@@ -469,11 +472,13 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     if (!vector) return [];
     const query = float32Blob(vector);
     const { rows } = await sql<EntryRow>`
-      select ${this.columns()}, 1 - vec_distance_cosine(e.vector_blob, ${query}) as score
-      from ${this.entries} as e
-      where ${this.filters(params)} and e.vector_blob is not null and length(e.vector_blob) = ${query.byteLength}
-      order by vec_distance_cosine(e.vector_blob, ${query}), e.id
-      limit ${limit}`.execute(this.db);
+      select ${this.columns()}, 1 - r.distance as score
+      from (select e.id, vec_distance_cosine(e.vector_blob, ${query}) as distance
+        from ${this.entries} as e
+        where ${this.filters(params)} and e.vector_blob is not null and length(e.vector_blob) = ${query.byteLength}
+        order by distance, e.id
+        limit ${limit}) as r join ${this.entries} as e on e.id = r.id
+      order by r.distance, e.id`.execute(this.db);
     return rows;
   }
 
