@@ -70,10 +70,12 @@ export {
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
 export * from './memory/agent-memory.js';
+export * from './memory/facts.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
+export * from './memory/observe.js';
 export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
