@@ -166,7 +166,7 @@ export async function extractFacts(
       content: { role: 'user', parts: [{ text: fact.text }] },
       author: 'memory:facts',
       timestamp: at,
-      validFrom: fact.validFrom !== undefined ? Date.parse(fact.validFrom) : at,
+      validFrom: fact.validFrom !== undefined ? Date.parse(fact.validFrom) : Math.floor(at),
       eventIds,
       ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
       ...(fact.supersedes !== undefined ? { supersedes: fact.supersedes } : {}),
