@@ -709,5 +709,5 @@ async function* compressedContents(
 // Per-turn recall is loaded by the first agent that has it configured.
 let agentMemory: Promise<typeof import('../memory/agent-memory.js')> | undefined;
 const loadAgentMemory = () => (agentMemory ??= import('../memory/agent-memory.js'));
-let observeModule: Promise<typeof import('../memory/observe.js')> | undefined;
-const loadObserve = () => (observeModule ??= import('../memory/observe.js'));
+let observeModule: Promise<typeof import('../memory/observe-flow.js')> | undefined;
+const loadObserve = () => (observeModule ??= import('../memory/observe-flow.js'));

@@ -37,7 +37,7 @@ export class FactsExtractionError extends AdkError {
 }
 
 /** One fact as the extractor answers it. */
-export const extractedFactSchema = z
+const extractedFactSchema = z
   .object({
     text: z.string().trim().min(1),
     /** The id of the current fact this one replaces (one of the facts shown). */
@@ -48,9 +48,16 @@ export const extractedFactSchema = z
   .strict();
 
 /** The extractor's whole answer: `{"facts": [...]}` (an empty list when the turn states none). */
-export const factsAnswerSchema = z.object({ facts: z.array(extractedFactSchema) }).strict();
+const factsAnswerSchema = z.object({ facts: z.array(extractedFactSchema) }).strict();
 
-export type ExtractedFact = z.infer<typeof extractedFactSchema>;
+/** One fact as the extractor answers it: `{"facts": [...]}` holds a list of these. */
+export interface ExtractedFact {
+  text: string;
+  /** The id of the current fact this one replaces (one of the facts shown). */
+  supersedes?: string;
+  /** When it became true, `YYYY-MM-DD` or an ISO time (default: the turn's time). */
+  validFrom?: string;
+}
 
 const DEFAULT_INSTRUCTION = [
   'You extract durable facts about the user from one conversation turn, for a long-term memory.',

@@ -1,4 +1,3 @@
-import type { InvocationContext } from '../agents/invocation-context.js';
 import { type AdkErrorCode, ConfigError, describeError } from '../errors/errors.js';
 import { contentText } from '../events/content.js';
 import { createEvent, type Event } from '../events/event.js';
@@ -10,7 +9,7 @@ import { visibleEvents } from '../sessions/visible-events.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { FunctionTool } from '../tools/function-tool.js';
 import { newId } from '../utils/ids.js';
-import { hasMemoryJobs, type MemoryJobHandler } from './jobs.js';
+import type { MemoryJobHandler } from './jobs.js';
 import type { MemoryEntry, MemoryService } from './memory-service.js';
 
 /**
@@ -228,7 +227,7 @@ interface ObservationState {
   uncovered: Event[];
 }
 
-function stateOf(all: readonly Event[], branch: string | undefined): ObservationState {
+export function stateOf(all: readonly Event[], branch: string | undefined): ObservationState {
   const events = visibleEvents(all).filter((e) => isVisibleFromBranch(e.branch, branch));
   let latest: Event | undefined;
   for (const e of events) if (e.actions.compaction) latest = e;
@@ -249,7 +248,7 @@ function stateOf(all: readonly Event[], branch: string | undefined): Observation
   return { events, latest, record, log, uncovered };
 }
 
-function tokensOf(r: Pick<Resolved, 'count'>, events: readonly Event[]): number {
+export function tokensOf(r: Pick<Resolved, 'count'>, events: readonly Event[]): number {
   return r.count(events.flatMap(transcriptLines).join('\n'));
 }
 
@@ -262,11 +261,11 @@ export function needsObservation(
   return tokensOf(counter(options), stateOf(events, branch).uncovered) >= observeAt(options);
 }
 
-function counter(options: ObserveOptions): Pick<Resolved, 'count'> {
+export function counter(options: ObserveOptions): Pick<Resolved, 'count'> {
   return { count: options.countTokens ?? ((text) => Math.ceil(text.length / 4)) };
 }
 
-function observeAt(options: ObserveOptions): number {
+export function observeAt(options: ObserveOptions): number {
   return Math.max(1, options.observeAtTokens ?? 30_000);
 }
 
@@ -542,7 +541,7 @@ export async function observeEvents(
   return outcome;
 }
 
-async function writeMemories(
+export async function writeMemories(
   memory: MemoryService | undefined,
   scope: { appName: string; userId: string },
   outcome: ObservationOutcome,
@@ -597,91 +596,6 @@ export function observeMemoryJobHandler(
       for (const event of outcome.events) await services.sessionService.appendEvent(session, event);
     }
   };
-}
-
-interface Task {
-  running: boolean;
-  outcome?: ObservationOutcome;
-  done: Promise<void>;
-}
-
-const tasks = new Map<string, Task>();
-
-/** Resolves once every background observation started in this process has finished (for tests). */
-export async function observationsSettled(): Promise<void> {
-  while ([...tasks.values()].some((t) => t.running))
-    await Promise.all([...tasks.values()].map((t) => t.done));
-}
-
-/**
- * The response-path side of `memory.observe`, run before each model request: commits an observation
- * a background pass has finished (unless the session moved on under it), then starts the next pass
- * when the history not yet observed has reached the threshold: an `'observe'` job when the memory
- * service has a job queue, else a task in this process. Nothing here waits for a model.
- */
-export async function* observeBeforeRequest(
-  options: ObserveOptions,
-  ctx: InvocationContext,
-  defaultModel?: Llm | string,
-): AsyncGenerator<Event, void, undefined> {
-  const key = `${ctx.appName}\u0000${ctx.userId}\u0000${ctx.session.id}\u0000${ctx.branch ?? ''}`;
-  const task = tasks.get(key);
-  if (task?.running) return;
-  if (task?.outcome) {
-    tasks.delete(key);
-    const { outcome } = task;
-    const state = stateOf(ctx.session.events, ctx.branch);
-    const present = new Set(state.events.map((e) => e.id));
-    const fresh =
-      state.latest?.id === outcome.baseId &&
-      outcome.events.every((e) => (observationOf(e)?.eventIds ?? []).every((id) => present.has(id)));
-    if (fresh && outcome.events.length > 0) {
-      for (const e of outcome.events) {
-        const { timestamp: _t, ...rest } = e;
-        yield createEvent({ ...rest, invocationId: ctx.invocationId });
-      }
-      writeMemories(ctx.memoryService, ctx, outcome).catch((error: unknown) =>
-        console.warn(`memory.observe: writing observation memories failed: ${describeError(error)}`),
-      );
-    }
-  }
-  const state = stateOf(ctx.session.events, ctx.branch);
-  if (tokensOf(counter(options), state.uncovered) < observeAt(options)) return;
-  const memory = ctx.memoryService;
-  if (hasMemoryJobs(memory)) {
-    await memory.jobs.enqueue([
-      {
-        kind: 'observe',
-        appName: ctx.appName,
-        userId: ctx.userId,
-        sessionId: ctx.session.id,
-        eventIds: state.uncovered.map((e) => e.id),
-        ...(ctx.branch !== undefined ? { payload: { branch: ctx.branch } } : {}),
-      },
-    ]);
-    return;
-  }
-  const events = ctx.session.events.slice();
-  const sessionId = ctx.session.id;
-  const next: Task = { running: true, done: Promise.resolve() };
-  next.done = observeEvents(options, {
-    events,
-    sessionId,
-    invocationId: ctx.invocationId,
-    ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
-    ...(defaultModel !== undefined ? { defaultModel } : {}),
-  }).then(
-    (outcome) => {
-      next.outcome = outcome;
-      next.running = false;
-    },
-    (error: unknown) => {
-      console.warn(`memory.observe: observing failed: ${describeError(error)}`);
-      tasks.delete(key);
-      next.running = false;
-    },
-  );
-  tasks.set(key, next);
 }
 
 /**
