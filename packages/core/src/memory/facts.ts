@@ -52,6 +52,7 @@ const factsAnswerSchema = z.object({ facts: z.array(extractedFactSchema) }).stri
 
 /** One fact as the extractor answers it: `{"facts": [...]}` holds a list of these. */
 export interface ExtractedFact {
+  /** The fact, one short self-contained statement. */
   text: string;
   /** The id of the current fact this one replaces (one of the facts shown). */
   supersedes?: string;

@@ -64,6 +64,7 @@ export const OBSERVATION_REFUSED = 'MEMORY_OBSERVATION_REFUSED' satisfies AdkErr
 export interface ObservationRecord {
   /** The observation's id: its compaction event's id and its memory's id. */
   id: string;
+  /** `'reflection'` when it compacted earlier observations again. */
   kind: 'observation' | 'reflection';
   /** Every original event it stands for. */
   eventIds: string[];
@@ -85,8 +86,11 @@ export type ObservationRefusal =
 
 /** What the event recording a refused observation holds. */
 export interface ObservationFailure {
+  /** Which model failed: the observer or the reflector. */
   stage: 'observe' | 'reflect';
+  /** Why the last attempt was refused. */
   reason: ObservationRefusal;
+  /** Model calls made. */
   attempts: number;
   /** The last model error, for `model_error`. */
   error?: string;
@@ -341,13 +345,18 @@ export interface ObservationOutcome {
   baseId: string | undefined;
 }
 
+/** What {@link observeEvents} reads. */
 export interface ObserveEventsInput {
   /** The session's events. */
   events: readonly Event[];
+  /** Recorded on the observation memories. */
   sessionId: string;
+  /** Of the events written. */
   invocationId: string;
+  /** The branch whose history is observed (default: the root). */
   branch?: string;
   signal?: AbortSignal;
+  /** ms, for the reflector's back-off (default `Date.now()`). */
   now?: number;
   /** The model used when the options name none (the agent's). */
   defaultModel?: Llm | string;
