@@ -186,6 +186,62 @@ describe('observations (memory.observe)', () => {
     for (const m of memories) expect(m.eventIds?.length).toBeGreaterThan(0);
   });
 
+  it('an observation whose events a rewind took away while the observer ran is dropped, memory included', async () => {
+    const sessionService = new InMemorySessionService();
+    const jobs = new InMemoryMemoryJobQueue();
+    const memoryService = new InMemoryMemoryService({ jobs });
+    const invocations: string[] = [];
+    let rewound = false;
+    const inner = observerModel();
+    const observer = new ScriptedModel({
+      respond: async (request) => {
+        if (!rewound) {
+          rewound = true;
+          await runner.rewind({
+            userId: 'u',
+            sessionId: 's',
+            rewindBeforeInvocationId: invocations[0] ?? '',
+          });
+        }
+        let text = '';
+        for await (const r of inner.model.generate(request)) if (!r.partial) text = contentText(r.content);
+        return text;
+      },
+    });
+    const observe: ObserveOptions = {
+      model: observer,
+      observeAtTokens: 80,
+      keepRecentTokens: 30,
+      backoffMs: 0,
+    };
+    const runner: Runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'a', model: agentModel(), memory: { observe } }),
+      sessionService,
+      memoryService,
+      autoCreateSession: true,
+    });
+    const worker = new MemoryJobWorker({ queue: jobs, memory: memoryService }).registerHandler(
+      'observe',
+      observeMemoryJobHandler(observe, { sessionService }),
+    );
+    for (const text of SENTENCES.slice(0, 4)) {
+      for await (const e of runner.run({ userId: 'u', sessionId: 's', newMessage: userContent(text) }))
+        if (!invocations.includes(e.invocationId)) invocations.push(e.invocationId);
+      if (!rewound) await worker.flush();
+    }
+    expect(rewound).toBe(true);
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(session?.events.some((e) => e.actions.compaction)).toBe(false);
+    const { memories } = await memoryService.searchMemory({
+      appName: 'app',
+      userId: 'u',
+      query: 'user',
+      kinds: ['observation'],
+    });
+    expect(memories).toEqual([]);
+  });
+
   it('recall answers an unknown id with an error the model can read', async () => {
     const observer = observerModel();
     const { send } = harness({ model: observer.model, observeAtTokens: 10_000 }, true);

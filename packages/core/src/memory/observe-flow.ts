@@ -7,9 +7,9 @@ import {
   counter,
   type ObservationOutcome,
   type ObserveOptions,
-  observationOf,
   observeAt,
   observeEvents,
+  outcomeApplies,
   stateOf,
   tokensOf,
   writeMemories,
@@ -46,12 +46,7 @@ export async function* observeBeforeRequest(
   if (task?.outcome) {
     tasks.delete(key);
     const { outcome } = task;
-    const state = stateOf(ctx.session.events, ctx.branch);
-    const present = new Set(state.events.map((e) => e.id));
-    const fresh =
-      state.latest?.id === outcome.baseId &&
-      outcome.events.every((e) => (observationOf(e)?.eventIds ?? []).every((id) => present.has(id)));
-    if (fresh && outcome.events.length > 0) {
+    if (outcome.events.length > 0 && outcomeApplies(outcome, ctx.session.events, ctx.branch)) {
       for (const e of outcome.events) {
         const { timestamp: _t, ...rest } = e;
         yield createEvent({ ...rest, invocationId: ctx.invocationId });

@@ -550,6 +550,23 @@ export async function observeEvents(
   return outcome;
 }
 
+/**
+ * Whether an outcome still applies to a session's events: the latest compaction is still the one it
+ * started from and every event it covers is still visible (no rewind took them away).
+ */
+export function outcomeApplies(
+  outcome: ObservationOutcome,
+  events: readonly Event[],
+  branch: string | undefined,
+): boolean {
+  const state = stateOf(events, branch);
+  const present = new Set(state.events.map((e) => e.id));
+  return (
+    state.latest?.id === outcome.baseId &&
+    outcome.events.every((e) => (observationOf(e)?.eventIds ?? []).every((id) => present.has(id)))
+  );
+}
+
 export async function writeMemories(
   memory: MemoryService | undefined,
   scope: { appName: string; userId: string },
@@ -601,8 +618,22 @@ export function observeMemoryJobHandler(
         ...(branch !== undefined ? { branch } : {}),
         signal: context.signal,
       });
-      await writeMemories(context.memory, job, outcome, context.signal);
-      for (const event of outcome.events) await services.sessionService.appendEvent(session, event);
+      if (outcome.events.length === 0) continue;
+      // The model ran without the lock; the append takes the session's run lock (when the store has
+      // one) so it never lands in the middle of a run, and is dropped if the session moved on.
+      const sessionKey = { appName: job.appName, userId: job.userId, sessionId: job.sessionId };
+      const lock = await services.sessionService.acquireRunLock?.(sessionKey, {
+        wait: true,
+        signal: context.signal,
+      });
+      try {
+        const current = await services.sessionService.getSession(sessionKey);
+        if (!current || !outcomeApplies(outcome, current.events, branch)) continue;
+        await writeMemories(context.memory, job, outcome, context.signal);
+        for (const event of outcome.events) await services.sessionService.appendEvent(current, event);
+      } finally {
+        await lock?.release();
+      }
     }
   };
 }
