@@ -19,10 +19,37 @@ import {
   observeEvents,
   observeMemoryJobHandler,
   RECALL_TOOL_NAME,
+  type RunLock,
   Runner,
+  type SessionKey,
   userContent,
 } from '../index.js';
 import { functionCallResponse, ScriptedModel } from '../testing/index.js';
+
+/**
+ * In-memory sessions with a run lock (one holder per session, others wait), as a shared-database
+ * store has: observation jobs append only under it.
+ */
+class LockingSessionService extends InMemorySessionService {
+  private readonly held = new Map<string, Promise<void>>();
+  async acquireRunLock(key: SessionKey): Promise<RunLock> {
+    const k = `${key.appName}/${key.userId}/${key.sessionId}`;
+    for (let h = this.held.get(k); h; h = this.held.get(k)) await h;
+    let release = () => {};
+    this.held.set(
+      k,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    return {
+      release: async () => {
+        this.held.delete(k);
+        release();
+      },
+    };
+  }
+}
 
 const OBS_LINE = /^\[(\d{4}-\d{2}-\d{2}) [\d:]+\] (\S+): (.*)$/;
 
@@ -72,7 +99,7 @@ function agentModel() {
 }
 
 function harness(observe: ObserveOptions, withJobs: boolean) {
-  const sessionService = new InMemorySessionService();
+  const sessionService = withJobs ? new LockingSessionService() : new InMemorySessionService();
   const jobs = withJobs ? new InMemoryMemoryJobQueue() : undefined;
   const memoryService = new InMemoryMemoryService(jobs ? { jobs } : {});
   const model = agentModel();
@@ -132,6 +159,8 @@ describe('observations (memory.observe)', () => {
     const compactions = s.events.filter((e) => observationOf(e));
     expect(compactions.some((e) => observationOf(e)?.kind === 'observation')).toBe(true);
     expect(compactions.some((e) => observationOf(e)?.kind === 'reflection')).toBe(true);
+    // Written by the 'observe' job (the store has a run lock), not by the run.
+    expect(compactions.every((e) => e.invocationId.startsWith('observe-'))).toBe(true);
     // The log stays whole: every message is still in the session.
     for (const text of SENTENCES) expect(s.events.some((e) => contentText(e.content) === text)).toBe(true);
 
@@ -187,7 +216,7 @@ describe('observations (memory.observe)', () => {
   });
 
   it('an observation whose events a rewind took away while the observer ran is dropped, memory included', async () => {
-    const sessionService = new InMemorySessionService();
+    const sessionService = new LockingSessionService();
     const jobs = new InMemoryMemoryJobQueue();
     const memoryService = new InMemoryMemoryService({ jobs });
     const invocations: string[] = [];

@@ -33,7 +33,7 @@ export async function observationsSettled(): Promise<void> {
  * The response-path side of `memory.observe`, run before each model request: commits an observation
  * a background pass has finished (unless the session moved on under it), then starts the next pass
  * when the history not yet observed has reached the threshold: an `'observe'` job when the memory
- * service has a job queue, else a task in this process. Nothing here waits for a model.
+ * service has a job queue and the session store a run lock, else a task in this process. Nothing here waits for a model.
  */
 export async function* observeBeforeRequest(
   options: ObserveOptions,
@@ -59,7 +59,8 @@ export async function* observeBeforeRequest(
   const state = stateOf(ctx.session.events, ctx.branch);
   if (tokensOf(counter(options), state.uncovered) < observeAt(options)) return;
   const memory = ctx.memoryService;
-  if (hasMemoryJobs(memory)) {
+  // The job appends from outside the run: only where the store's run lock keeps it out of runs.
+  if (hasMemoryJobs(memory) && ctx.sessionService.acquireRunLock) {
     await memory.jobs.enqueue([
       {
         kind: 'observe',
