@@ -281,7 +281,7 @@ describe('observations (memory.observe)', () => {
 
   it('without a job queue, a task after the turn observes; the next request commits it', async () => {
     const observer = observerModel();
-    const { send, session, model } = harness(
+    const { send, session, model, memoryService } = harness(
       { model: observer.model, observeAtTokens: 80, keepRecentTokens: 30, reflectAtTokens: 10_000 },
       false,
     );
@@ -293,6 +293,14 @@ describe('observations (memory.observe)', () => {
     const sent = (model.requests.at(-1) as LlmRequest).contents.map((c) => contentText(c)).join('\n');
     expect(sent).toContain('[observation ');
     expect(sent).not.toContain(SENTENCES[0]);
+    const { memories } = await memoryService.searchMemory({
+      appName: 'app',
+      userId: 'u',
+      query: 'user',
+      kinds: ['observation'],
+    });
+    expect(memories.map((m) => m.id)).toContain(observation?.id);
+    expect(memories.every((m) => m.sessionId === 's' && (m.eventIds?.length ?? 0) > 0)).toBe(true);
   });
 
   it('refuses degenerate output: empty, short, repeated lines, not smaller, or without dates', () => {

@@ -22,11 +22,16 @@ interface Task {
 }
 
 const tasks = new Map<string, Task>();
+/** Observation memories being written after their events were committed. */
+const writes = new Set<Promise<void>>();
 
-/** Resolves once every background observation started in this process has finished (for tests). */
+/**
+ * Resolves once every background observation started in this process has finished, and the
+ * memories of those already committed are written (for tests).
+ */
 export async function observationsSettled(): Promise<void> {
-  while ([...tasks.values()].some((t) => t.running))
-    await Promise.all([...tasks.values()].map((t) => t.done));
+  while ([...tasks.values()].some((t) => t.running) || writes.size > 0)
+    await Promise.all([...[...tasks.values()].map((t) => t.done), ...writes]);
 }
 
 /**
@@ -51,9 +56,13 @@ export async function* observeBeforeRequest(
         const { timestamp: _t, ...rest } = e;
         yield createEvent({ ...rest, invocationId: ctx.invocationId });
       }
-      writeMemories(ctx.memoryService, ctx, outcome).catch((error: unknown) =>
-        console.warn(`memory.observe: writing observation memories failed: ${describeError(error)}`),
-      );
+      // Not awaited: a store may embed the text (a model call) before it writes.
+      const write = writeMemories(ctx.memoryService, { appName: ctx.appName, userId: ctx.userId }, outcome)
+        .catch((error: unknown) =>
+          console.warn(`memory.observe: writing observation memories failed: ${describeError(error)}`),
+        )
+        .finally(() => writes.delete(write));
+      writes.add(write);
     }
   }
   const state = stateOf(ctx.session.events, ctx.branch);

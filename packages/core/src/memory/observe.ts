@@ -574,12 +574,15 @@ export async function writeMemories(
   signal?: AbortSignal,
 ): Promise<void> {
   if (!memory?.addMemory) return;
+  const { appName, userId } = scope;
   const kept = outcome.memories.filter((m) => !outcome.replacedMemoryIds.includes(m.id as string));
-  if (kept.length > 0) await memory.addMemory({ ...scope, memories: kept, ...(signal ? { signal } : {}) });
+  if (kept.length > 0)
+    await memory.addMemory({ appName, userId, memories: kept, ...(signal ? { signal } : {}) });
   const stale = outcome.replacedMemoryIds.filter((id) => !kept.some((m) => m.id === id));
   if (stale.length > 0 && memory.deleteMemories)
     await memory.deleteMemories({
-      ...scope,
+      appName,
+      userId,
       ids: stale,
       kinds: ['observation'],
       ...(signal ? { signal } : {}),
