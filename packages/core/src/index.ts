@@ -69,6 +69,7 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-jobs.js';
 export * from './memory/agent-memory.js';
 export * from './memory/facts.js';
 export * from './memory/in-memory-memory-service.js';

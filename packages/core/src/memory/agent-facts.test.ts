@@ -15,6 +15,7 @@ import {
   MemoryJobWorker,
   parseFactsAnswer,
   Runner,
+  useAgentMemoryJobs,
   userContent,
 } from '../index.js';
 import { ScriptedModel } from '../testing/index.js';
@@ -188,5 +189,48 @@ describe('facts (memory.facts)', () => {
       { memory, appName: 'app', userId: 'u', events: turn },
     );
     expect(ids.length).toBe(1);
+  });
+
+  it('useAgentMemoryJobs registers the handlers the agent tree needs and the per-turn kinds', async () => {
+    const sessionService = new InMemorySessionService();
+    const queue = new InMemoryMemoryJobQueue();
+    const memoryService = new InMemoryMemoryService({ jobs: queue });
+    const helper = new LlmAgent({
+      name: 'helper',
+      model: new ScriptedModel({ respond: () => 'ok' }),
+      memory: { facts: { model: extractor() } },
+    });
+    const root = new LlmAgent({
+      name: 'root',
+      model: new ScriptedModel({ respond: () => 'ok' }),
+      memory: { observe: { observeAtTokens: 100_000 } },
+      subAgents: [helper],
+    });
+    const worker = new MemoryJobWorker({ queue, memory: memoryService });
+    expect(useAgentMemoryJobs(root, { worker, queue }, { sessionService }).sort()).toEqual([
+      'facts',
+      'observe',
+    ]);
+    expect([...queue.turnKinds].sort()).toEqual(['facts', 'index']);
+    const runner = new Runner({
+      appName: 'app',
+      agent: root,
+      sessionService,
+      memoryService,
+      autoCreateSession: true,
+    });
+    for await (const _ of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent('my boat is a yawl'),
+    }));
+    await worker.flush();
+    const { memories } = await memoryService.searchMemory({
+      appName: 'app',
+      userId: 'u',
+      query: 'boat',
+      kinds: ['fact'],
+    });
+    expect(memories.map((m) => contentText(m.content))).toEqual(["The user's boat is a yawl."]);
   });
 });
