@@ -222,8 +222,8 @@ export function bm25Rankings(
   docs.forEach((tokens, d) => {
     for (const token of new Set(tokens)) {
       df.set(token, (df.get(token) ?? 0) + 1);
-      let list = postings.get(token);
-      if (!list) postings.set(token, (list = []));
+      const list = postings.get(token) ?? [];
+      postings.set(token, list);
       list.push(d);
     }
   });

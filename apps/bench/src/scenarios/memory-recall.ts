@@ -43,7 +43,9 @@ function sharedEmbeddings() {
       const missing = [...new Set(texts.filter((t) => !documents.has(t)))];
       if (missing.length > 0) {
         const vectors = await embedder.embed(missing);
-        missing.forEach((t, i) => documents.set(t, vectors[i] as number[]));
+        missing.forEach((t, i) => {
+          documents.set(t, vectors[i] as number[]);
+        });
       }
       return texts.map((t) => documents.get(t) as number[]);
     },
@@ -64,8 +66,8 @@ async function seed(memory: SqlMemoryService, turns: readonly CorpusTurn[]): Pro
   const started = performance.now();
   const bySession = new Map<string, CorpusTurn[]>();
   for (const t of turns) {
-    let list = bySession.get(t.sessionId);
-    if (!list) bySession.set(t.sessionId, (list = []));
+    const list = bySession.get(t.sessionId) ?? [];
+    bySession.set(t.sessionId, list);
     list.push(t);
   }
   for (const [sessionId, list] of bySession)
@@ -152,7 +154,7 @@ export const memoryRecall: Scenario = {
     const sizes = process.env.BENCH_MEMORY_SIZES
       ? process.env.BENCH_MEMORY_SIZES.split(',').map(Number)
       : config.quick
-        ? [1_000, 3_000]
+        ? [500, 1_500]
         : [10_000, 100_000];
     const wanted = process.env.BENCH_MEMORY_STORES?.toLowerCase().split(',');
     const samples = config.quick ? 20 : 60;
