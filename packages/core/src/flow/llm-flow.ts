@@ -23,7 +23,8 @@ import {
   type ToolConfirmation,
 } from '../events/event.js';
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
-import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
+import { buffersStream } from '../guardrails/guardrails-of.js';
+import { checkModelResponse } from '../guardrails/load.js';
 import { profileInstruction } from '../memory/profile.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';

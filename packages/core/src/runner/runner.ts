@@ -29,7 +29,8 @@ import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
-import { checkInput, hasInputGuardrails, startInputGate } from '../guardrails/run-guardrails.js';
+import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
+import { checkInput, loadGuardrailChecks } from '../guardrails/load.js';
 import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
@@ -631,7 +632,11 @@ export class Runner {
         if (checked && checked.parallel.length > 0) {
           // Checks beside the first model call: the model sees the message at once, the session
           // stores it once they pass, and never when one trips (docs/decisions/0030-guardrails.md).
-          shared.inputGate = startInputGate(checked.parallel, message, checked.context);
+          shared.inputGate = (await loadGuardrailChecks()).startInputGate(
+            checked.parallel,
+            message,
+            checked.context,
+          );
           yield await this.holdInput(ctx, userEvent, checked.context);
         } else yield this.commit(ctx, userEvent);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
