@@ -44,10 +44,10 @@ import {
   identityInstruction,
   insertBeforeLastUserRun,
 } from './adk-prompts.js';
-import { authRequestEvent, pendingAuthResponses } from './auth-request.js';
 import type { CompressionResult, ContextCompressor } from './compression.js';
 import { confirmationRequestEvent, pendingConfirmations } from './confirmation.js';
 import { buildContents } from './contents.js';
+import { authRequestEvent, hasAuthResponses, loadAuthAnswers } from './credential-requests.js';
 import { executeFunctionCalls } from './functions.js';
 import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
@@ -536,7 +536,7 @@ export async function* runLlmFlow(
     if (stop || ctx.ended) return;
   }
   const confirmed = pendingConfirmations(ctx);
-  const authenticated = pendingAuthResponses(ctx);
+  const authenticated = hasAuthResponses(ctx) ? (await loadAuthAnswers()).pendingAuthResponses(ctx) : [];
   if (confirmed.length > 0 || authenticated.length > 0) {
     // The user answered confirmation or credential requests: run (or reject) those calls, then continue.
     const tools = await resolveTools(agent, ctx);

@@ -25,8 +25,8 @@ import {
   eventFunctionResponses,
   isFinalResponse,
 } from '../events/event.js';
-import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import { answersCredentialRequest, loadAuthAnswers } from '../flow/credential-requests.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
 import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
@@ -566,8 +566,13 @@ export class Runner {
     if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
-    if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
+    const taken =
+      params.newMessage && !recovered
+        ? answersCredentialRequest(params.newMessage)
+          ? (await loadAuthAnswers()).takeAuthAnswers(params.newMessage)
+          : { message: params.newMessage, answers: undefined }
+        : undefined;
+    if (taken?.answers && taken.answers.size > 0) shared.authAnswers = taken.answers;
     if (recovered) shared.recovering = true;
     let ctx = new InvocationContext({
       invocationId,
