@@ -33,7 +33,7 @@ import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
-import { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool } from '../tools/set-model-response-tool.js';
+import type { SetModelResponseTool } from '../tools/set-model-response-tool.js';
 import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
@@ -52,13 +52,6 @@ import { executeFunctionCalls } from './functions.js';
 import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
 import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
-import {
-  outputSchemaPlan,
-  responseSchemaInConfig,
-  setModelResponseInstruction,
-  structuredResponseEvent,
-  toolRoundsExceededEvent,
-} from './output-schema.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Whether ADK would use an instruction: a function, or a non-empty template. */
@@ -138,10 +131,11 @@ export async function buildRequest(
   if (agent.outputSchema) {
     // As adk-python 2.x: with the set_model_response tool (see output-schema.ts) its instruction,
     // else the schema in the config when there are no tools or the model takes both.
-    const setModelResponse = tools.byName.get(SET_MODEL_RESPONSE_TOOL_NAME);
-    if (setModelResponse instanceof SetModelResponseTool)
-      sections.push(setModelResponseInstruction(setModelResponse));
-    else if (responseSchemaInConfig(agent, ctx)) {
+    const outputSchema = await loadOutputSchema();
+    const setModelResponse = tools.byName.get(outputSchema.SET_MODEL_RESPONSE_TOOL_NAME);
+    if (setModelResponse instanceof outputSchema.SetModelResponseTool)
+      sections.push(outputSchema.setModelResponseInstruction(setModelResponse));
+    else if (outputSchema.responseSchemaInConfig(agent, ctx)) {
       config.responseSchema = zodToJsonSchema(agent.outputSchema);
       config.responseMimeType = 'application/json';
     }
@@ -370,9 +364,10 @@ async function* step(
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
       ? buildContents(ctx, agent.name, agent.includeContents)
       : yield* compressedContents(agent, ctx, compression);
-  const plan = agent.outputSchema ? outputSchemaPlan(agent, ctx) : undefined;
+  const outputSchema = agent.outputSchema ? await loadOutputSchema() : undefined;
+  const plan = outputSchema?.outputSchemaPlan(agent, ctx);
   if (plan?.kind === 'exceeded') {
-    yield toolRoundsExceededEvent(agent, ctx, plan.rounds);
+    yield (outputSchema as OutputSchemaModule).toolRoundsExceededEvent(agent, ctx, plan.rounds);
     ctx.endInvocation();
     result.done = true;
     return;
@@ -387,7 +382,7 @@ async function* step(
       compression.providerOptions,
       request.config.providerOptions,
     );
-  if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
+  if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: plan.tool.name };
   const memory = agent.memory?.recall ? await loadAgentMemory() : undefined;
   const recalled =
     memory && agent.memory?.recall
@@ -489,7 +484,10 @@ async function* runCallsAndFollowUp(
   if (confirmation) yield confirmation;
   if (authRequest) yield authRequest;
   // set_model_response answered with a validated value: that value is the agent's final answer.
-  const structured = responseEvent && structuredResponseEvent(agent, ctx, responseEvent);
+  const structured =
+    responseEvent?.actions.setModelResponse !== undefined
+      ? (await loadOutputSchema()).structuredResponseEvent(agent, ctx, responseEvent)
+      : undefined;
   if (structured) {
     applyOutput(agent, structured);
     yield structured;
@@ -707,3 +705,8 @@ async function* compressedContents(
 // Per-turn recall is loaded by the first agent that has it configured.
 let agentMemory: Promise<typeof import('../memory/agent-memory.js')> | undefined;
 const loadAgentMemory = () => (agentMemory ??= import('../memory/agent-memory.js'));
+
+type OutputSchemaModule = typeof import('./output-schema.js');
+let outputSchemaModule: Promise<OutputSchemaModule> | undefined;
+/** Output schemas (set_model_response, the schema in the config), imported once by the first agent that has one. */
+const loadOutputSchema = () => (outputSchemaModule ??= import('./output-schema.js'));
