@@ -7,7 +7,7 @@ import type { InstructionProvider } from '../flow/instructions.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { AgentMemoryOptions } from '../memory/agent-memory.js';
-import { updateProfileTool } from '../memory/profile.js';
+import { updateProfileTool } from '../memory/profile-tool.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { State } from '../sessions/state.js';

@@ -25,11 +25,10 @@ import {
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
 import { buffersStream } from '../guardrails/guardrails-of.js';
 import { checkModelResponse } from '../guardrails/load.js';
-import { profileInstruction } from '../memory/profile.js';
+import { loadProfile } from '../memory/profile-tool.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';
 import { resolveModel } from '../models/registry.js';
-import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
@@ -51,7 +50,6 @@ import { authRequestEvent, hasAuthResponses, loadAuthAnswers } from './credentia
 import { executeFunctionCalls } from './functions.js';
 import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
-import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Whether ADK would use an instruction: a function, or a non-empty template. */
@@ -120,7 +118,8 @@ export async function buildRequest(
   if (root instanceof LlmAgentClass && hasInstruction(root.globalInstruction))
     sections.push((await resolveInstruction(root.globalInstruction, readonly)) ?? '');
   if (agent.staticInstruction) sections.push(agent.staticInstruction);
-  if (agent.memory?.profile) sections.push(profileInstruction(agent.memory.profile, ctx.session.state));
+  if (agent.memory?.profile)
+    sections.push((await loadProfile()).profileInstruction(agent.memory.profile, ctx.session.state));
   let dynamicInstruction: Content | undefined;
   if (hasInstruction(agent.instruction)) {
     const instruction = (await resolveInstruction(agent.instruction, readonly)) ?? '';
@@ -257,11 +256,12 @@ async function* callModel(
         // and record it, instead of failing the run.
         // An on-model-error handler (a fallback plugin, a callback) owns retries when there is one.
         const owned = hooks.onModelError.length > 0 || ctx.pluginManager.implements('onModelError');
-        const delay = ctx.signal.aborted || owned ? undefined : modelRetryDelay(ctx, error, attempt);
-        if (delay === undefined) throw error;
+        const retry = ctx.signal.aborted || owned ? undefined : await loadModelRetry();
+        const delay = retry?.modelRetryDelay(ctx, error, attempt);
+        if (retry === undefined || delay === undefined) throw error;
         final = undefined;
-        yield modelRetryEvent(ctx, error, attempt, delay);
-        await waitForRetry(delay, ctx.signal);
+        yield retry.modelRetryEvent(ctx, error, attempt, delay);
+        await retry.waitForRetry(delay, ctx.signal);
       }
     }
     if (ctx.signal.aborted) throw new CancelledError();
@@ -563,6 +563,7 @@ async function* settleInterruptedCalls(
   ctx: InvocationContext,
 ): AsyncGenerator<Event, boolean, undefined> {
   ctx.shared.recovering = false;
+  const { interruptedResponses, unansweredCalls } = await loadRecovery();
   const calls = unansweredCalls(ctx.session.events, ctx.invocationId, agent.name);
   if (calls.length === 0) return false;
   const tools = await resolveTools(agent, ctx);
@@ -710,3 +711,11 @@ type OutputSchemaModule = typeof import('./output-schema.js');
 let outputSchemaModule: Promise<OutputSchemaModule> | undefined;
 /** Output schemas (set_model_response, the schema in the config), imported once by the first agent that has one. */
 const loadOutputSchema = () => (outputSchemaModule ??= import('./output-schema.js'));
+
+let modelRetry: Promise<typeof import('./model-retry.js')> | undefined;
+/** Waiting out a busy vendor (429/503), imported once by the first model call that fails. */
+const loadModelRetry = () => (modelRetry ??= import('./model-retry.js'));
+
+let recovery: Promise<typeof import('../runs/recovery.js')> | undefined;
+/** Crash recovery's view of unanswered calls, imported once by the first recovered invocation. */
+const loadRecovery = () => (recovery ??= import('../runs/recovery.js'));
