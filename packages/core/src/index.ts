@@ -16,6 +16,7 @@ export * from './auth/in-memory-credential-service.js';
 export { authorizationUri, createPkce, type OAuthEndpoints, oauthEndpoints } from './auth/oauth2.js';
 export * from './compat/google-adk.js';
 export * from './errors/errors.js';
+export * from './errors/live-errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
 export * from './events/narrowing.js';

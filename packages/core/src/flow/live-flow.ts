@@ -10,9 +10,9 @@ import {
   ConfigError,
   describeError,
   isAdkError,
-  LiveConnectionClosedError,
   LiveNotSupportedError,
 } from '../errors/errors.js';
+import { LiveConnectionClosedError } from '../errors/live-errors.js';
 import type { Content, FunctionCall, FunctionResponseScheduling, Part } from '../events/content.js';
 import { createEvent, type Event, type EventActions, eventFunctionCalls } from '../events/event.js';
 import {
