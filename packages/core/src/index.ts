@@ -1,6 +1,7 @@
 export * from './agents/base-agent.js';
 export * from './agents/callback-context.js';
 export * from './agents/invocation-context.js';
+export * from './agents/live-config.js';
 export * from './agents/live-request-queue.js';
 export * from './agents/llm-agent.js';
 export * from './agents/parse-live-request.js';

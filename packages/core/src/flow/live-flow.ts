@@ -2,9 +2,9 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext } from '../agents/invocation-context.js';
+import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/live-config.js';
 import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
-import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/run-config.js';
 import {
   CancelledError,
   ConfigError,
