@@ -43,6 +43,9 @@ export type AdkErrorCode =
   | 'UPSTREAM'
   | 'GUARDRAIL_TRIPPED'
   | 'MAX_TOOL_ROUNDS_EXCEEDED'
+  // memory (observations, facts)
+  | 'MEMORY_OBSERVATION_REFUSED'
+  | 'MEMORY_FACTS_MALFORMED'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
@@ -142,6 +145,8 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'UPSTREAM',
   'GUARDRAIL_TRIPPED',
   'MAX_TOOL_ROUNDS_EXCEEDED',
+  'MEMORY_OBSERVATION_REFUSED',
+  'MEMORY_FACTS_MALFORMED',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',
