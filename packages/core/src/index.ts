@@ -46,9 +46,9 @@ export {
   SET_MODEL_RESPONSE_FIELDS_INSTRUCTION,
   SET_MODEL_RESPONSE_VALUE_INSTRUCTION,
 } from './flow/output-schema.js';
+export { PauseSignatureError } from './flow/pause-signatures.js';
 export {
   PAUSE_SIGNATURES_KEY,
-  PauseSignatureError,
   PauseSigner,
   type PauseSigningOptions,
 } from './flow/pause-signing.js';

@@ -3,19 +3,36 @@
  * time a runner with pause signing signs or checks a call, so that an app without signed pauses
  * never loads it.
  */
+import { AdkError } from '../errors/errors.js';
 import type { Content, FunctionCall } from '../events/content.js';
 import { type Event, eventFunctionCalls, eventFunctionResponses } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import {
   base64url,
-  canonicalJson,
   encoder,
   PAUSE_SIGNATURES_KEY,
   type PauseScope,
-  PauseSignatureError,
   type PauseSigner,
   type SigningKey,
 } from './pause-signing.js';
+
+/** An answer to a call whose signature is missing or wrong. HTTP 403 in the server. */
+export class PauseSignatureError extends AdkError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('FORBIDDEN', message, details ? { details } : {});
+    this.name = 'PauseSignatureError';
+  }
+}
+
+/** JSON with sorted keys: the same value always gives the same bytes. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
 
 function payload(scope: PauseScope, call: FunctionCall): Uint8Array {
   return encoder.encode(

@@ -13,14 +13,6 @@ import type { Event } from '../events/event.js';
 /** `customMetadata` key of the signatures of an event's paused calls, by call id. */
 export const PAUSE_SIGNATURES_KEY = 'adkPauseSignatures';
 
-/** An answer to a call whose signature is missing or wrong. HTTP 403 in the server. */
-export class PauseSignatureError extends AdkError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('FORBIDDEN', message, details ? { details } : {});
-    this.name = 'PauseSignatureError';
-  }
-}
-
 export interface PauseSigningOptions {
   /**
    * Secret keys. The first signs; every one verifies, so a key is rotated by putting the new one
@@ -43,16 +35,6 @@ export function base64url(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-}
-
-/** JSON with sorted keys: the same value always gives the same bytes. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 /** Signs and verifies paused calls with a runner's keys. */
