@@ -43,6 +43,9 @@ export type AdkErrorCode =
   | 'UPSTREAM'
   | 'GUARDRAIL_TRIPPED'
   | 'MAX_TOOL_ROUNDS_EXCEEDED'
+  // scorers on live traffic
+  | 'SCORER_TIMEOUT'
+  | 'SCORER_OUTPUT'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
@@ -142,6 +145,8 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'UPSTREAM',
   'GUARDRAIL_TRIPPED',
   'MAX_TOOL_ROUNDS_EXCEEDED',
+  'SCORER_TIMEOUT',
+  'SCORER_OUTPUT',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',
