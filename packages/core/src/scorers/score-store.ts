@@ -52,7 +52,7 @@ export interface ScoreSummaryQuery {
 export interface ScoreSummary {
   appName: string;
   scorerName: string;
-  /** ms, inclusive; the earliest score's time when the query had no `from` and no bucket. */
+  /** ms, inclusive; 0 when the query had no `from` and no bucket. */
   from: number;
   /** ms, exclusive */
   to: number;

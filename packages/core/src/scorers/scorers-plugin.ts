@@ -232,8 +232,8 @@ export class ScorersPlugin implements Plugin {
         appName: base.appName,
         userId: base.userId,
         sessionId: base.sessionId,
-        // The outbox's idempotency key: one job per (scorer, invocation).
-        eventIds: [`${s.name}\u0000${base.invocationId}`],
+        // The outbox's idempotency key: one job per (scorer, invocation) (names have no "|").
+        eventIds: [`${s.name}|${base.invocationId}`],
         payload: {
           scorerName: s.name,
           invocationId: base.invocationId,
