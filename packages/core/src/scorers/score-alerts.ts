@@ -38,6 +38,7 @@ export interface ScoreAlertPayload {
   max: number | null;
 }
 
+/** Throws a `ValidationError` for an alert with a bad threshold, window or URL. */
 export function checkScoreAlert(alert: ScoreAlert): void {
   if (!Number.isFinite(alert.threshold))
     throw new ValidationError('Score alert threshold must be a finite number');

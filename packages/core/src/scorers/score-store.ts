@@ -70,8 +70,9 @@ export interface ScoreSummary {
  * the same turn and scorer (a retried job) is dropped and `save` resolves false.
  */
 export interface ScoreStore {
+  /** Saves a result; false when (app, scorer, invocation) had one already. */
   save(record: NewScoreRecord): Promise<boolean>;
-  /** Newest first. */
+  /** Results matching the query, newest first. */
   list(query: ScoreQuery): Promise<ScoreRecord[]>;
   /** One summary per scorer (and per window when `bucketMs` is set), oldest window first. */
   summarize(query: ScoreSummaryQuery): Promise<ScoreSummary[]>;
@@ -80,6 +81,7 @@ export interface ScoreStore {
    * the store is shared), so a window's alert goes out once.
    */
   claimAlert(key: string): Promise<boolean>;
+  /** Releases what the store holds. */
   close?(): Promise<void>;
 }
 

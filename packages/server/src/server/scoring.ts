@@ -14,6 +14,7 @@ import {
 import type { AppRegistry } from './apps.js';
 import { type AdkServerLogger, errorLine } from './logger.js';
 
+/** The server's `scoring` option: app-wide scorers, alerts, sampling seed and the job worker. */
 export interface ServerScoringOptions {
   /** App-wide scorers (YAML agents and `attachScorers` add their own per agent). */
   scorers?: Scorer[];
