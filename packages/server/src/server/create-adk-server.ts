@@ -172,7 +172,7 @@ export interface AdkServerOptions {
    * Scorers on live traffic (`ScorersPlugin` of `@adk/core`): app-wide scorers, alerts and the
    * score job worker. Always on (agents may carry scorers: YAML `scorers:`, `attachScorers`);
    * results go to the sessions' database when it is SQL (as durable jobs), else to memory.
-   * `false` turns scoring off.
+   * `false` turns scoring off; a plugin named `scorers` in `plugins` replaces it.
    */
   scoring?: ServerScoringOptions | false;
 }
@@ -291,8 +291,10 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   // One owner name for every app's runner of this process (run records, claims, heartbeats).
   const instanceId = `server-${newId()}`;
   let registry: AppRegistry | undefined;
+  // A ScorersPlugin passed in `plugins` scores on its own terms: the server adds none beside it.
+  const ownScorers = plugins.some((p) => p.name === 'scorers');
   const scoring =
-    options.scoring === false
+    options.scoring === false || ownScorers
       ? undefined
       : startServerScoring({
           options: options.scoring ?? {},
