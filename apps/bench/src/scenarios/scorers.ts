@@ -34,7 +34,7 @@ function runner(plugins: Plugin[]): Runner {
 /** Scorers on live traffic: a turn's latency with every turn scored (a function and an LLM judge) vs none. */
 export const scorersScenario: Scenario = {
   id: 'scorers',
-  title: '13. Scorers on live traffic',
+  title: '18. Scorers on live traffic',
   async run(config) {
     const report = newReport(this.id, this.title);
     const turns = config.quick ? 200 : 2000;
