@@ -16,7 +16,13 @@ import {
 import { ScriptedModel } from '@adk/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
-import { type AnyKysely, createSqlStores, SqlMemoryJobQueue, SqlScoreStore } from './index.js';
+import {
+  type AnyKysely,
+  createSqlStores,
+  SqlMemoryJobQueue,
+  SqlScoreStore,
+  SqlSessionService,
+} from './index.js';
 
 // Scorer results in the sessions' database: saved once per (scorer, invocation), listed by app,
 // scorer and window, aggregated per window, and alerts claimed once.
@@ -161,6 +167,82 @@ for (const target of testDatabases()) {
     });
   });
 }
+
+const postgres = testDatabases().find((d) => d.name === 'postgres');
+describe.skipIf(postgres?.skipReason !== undefined)(
+  suiteTitle(postgres as NonNullable<typeof postgres>, 'score jobs spread over workers'),
+  () => {
+    it('two workers on one Postgres share the score jobs; each turn is scored once', async () => {
+      const db = await (postgres as NonNullable<typeof postgres>).open();
+      try {
+        const tablePrefix = `scw_${process.pid}_`;
+        const queue = new SqlMemoryJobQueue({ db, tablePrefix });
+        const store = new SqlScoreStore({ db, tablePrefix });
+        const sessions = new SqlSessionService({ db, tablePrefix });
+        const scorers = [
+          defineScorer({
+            name: 'slow',
+            score: async (t) => {
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              return t.responseText.length;
+            },
+          }),
+        ];
+        const plugin = new ScorersPlugin({ store, queue, scorers });
+        const runner = new Runner({
+          appName: 'app',
+          sessionService: sessions,
+          autoCreateSession: true,
+          agent: new LlmAgent({ name: 'root', model: new ScriptedModel({ respond: () => 'ok' }) }),
+          plugins: [plugin],
+        });
+        for (let i = 0; i < 20; i++)
+          for await (const _ of runner.run({
+            userId: 'u',
+            sessionId: `s${i % 4}`,
+            newMessage: userContent('hi'),
+          }));
+        await plugin.flush();
+        const ran = new Map<string, number>();
+        const workers = ['w1', 'w2'].map((workerId) => {
+          const worker = new MemoryJobWorker({
+            queue: new SqlMemoryJobQueue({ db, tablePrefix }),
+            memory: new InMemoryMemoryService(),
+            workerId,
+            batchSize: 1,
+          });
+          const handler = scoreJobHandler({
+            store,
+            scorerFor: (_app, name) => scorers.find((s) => s.name === name),
+            loadEvents: async (job) =>
+              (
+                await sessions.getSession({
+                  appName: job.appName,
+                  userId: job.userId,
+                  sessionId: job.sessionId ?? '',
+                })
+              )?.events ?? [],
+          });
+          worker.registerHandler(SCORE_JOB_KIND, async (jobs, ctx) => {
+            ran.set(workerId, (ran.get(workerId) ?? 0) + jobs.length);
+            await handler(jobs, ctx);
+          });
+          return worker;
+        });
+        await Promise.all(workers.map((w) => w.flush()));
+        const scores = await store.list({ appName: 'app' });
+        expect(scores).toHaveLength(20);
+        expect(new Set(scores.map((s) => s.invocationId)).size).toBe(20);
+        expect((ran.get('w1') ?? 0) + (ran.get('w2') ?? 0)).toBe(20);
+        expect(ran.get('w1') ?? 0).toBeGreaterThan(0);
+        expect(ran.get('w2') ?? 0).toBeGreaterThan(0);
+        await sessions.close();
+      } finally {
+        await db.destroy();
+      }
+    }, 120_000);
+  },
+);
 
 describe('pglite on disk: score jobs and results survive a restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adk-session-sql-scores-'));
