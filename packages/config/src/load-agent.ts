@@ -1198,5 +1198,30 @@ function memoryFrom(
       ...(recall.min_score !== undefined ? { minScore: recall.min_score } : {}),
       ...(recall.kinds !== undefined ? { kinds: recall.kinds } : {}),
     };
+  const observe = config.observe;
+  if (observe === true) memory.observe = {};
+  else if (observe && typeof observe === 'object')
+    memory.observe = {
+      ...(observe.model !== undefined ? { model: observe.model } : {}),
+      ...(observe.observe_at_tokens !== undefined ? { observeAtTokens: observe.observe_at_tokens } : {}),
+      ...(observe.keep_recent_tokens !== undefined ? { keepRecentTokens: observe.keep_recent_tokens } : {}),
+      ...(observe.reflect_at_tokens !== undefined ? { reflectAtTokens: observe.reflect_at_tokens } : {}),
+      ...(observe.min_chars !== undefined ? { minChars: observe.min_chars } : {}),
+      ...(observe.max_attempts !== undefined ? { maxAttempts: observe.max_attempts } : {}),
+      ...(observe.backoff_ms !== undefined ? { backoffMs: observe.backoff_ms } : {}),
+      ...(observe.max_backoff_ms !== undefined ? { maxBackoffMs: observe.max_backoff_ms } : {}),
+      ...(observe.instruction !== undefined ? { instruction: observe.instruction } : {}),
+      ...(observe.reflect_instruction !== undefined
+        ? { reflectInstruction: observe.reflect_instruction }
+        : {}),
+    };
+  const facts = config.facts;
+  if (facts === true) memory.facts = {};
+  else if (facts && typeof facts === 'object')
+    memory.facts = {
+      ...(facts.model !== undefined ? { model: facts.model } : {}),
+      ...(facts.context_facts !== undefined ? { contextFacts: facts.context_facts } : {}),
+      ...(facts.instruction !== undefined ? { instruction: facts.instruction } : {}),
+    };
   return memory;
 }

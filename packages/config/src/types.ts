@@ -97,6 +97,21 @@ export interface MemoryConfig {
     state_key?: string;
     update?: 'tool' | 'background';
   };
+  observe?:
+    | boolean
+    | {
+        model?: string;
+        observe_at_tokens?: number;
+        keep_recent_tokens?: number;
+        reflect_at_tokens?: number;
+        min_chars?: number;
+        max_attempts?: number;
+        backoff_ms?: number;
+        max_backoff_ms?: number;
+        instruction?: string;
+        reflect_instruction?: string;
+      };
+  facts?: boolean | { model?: string; context_facts?: number; instruction?: string };
 }
 
 export interface LoopAgentConfig extends BaseAgentConfig {

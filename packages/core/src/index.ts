@@ -69,11 +69,34 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-jobs.js';
 export * from './memory/agent-memory.js';
+export * from './memory/facts.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
+export {
+  checkObservations,
+  needsObservation,
+  OBSERVATION_ERROR_METADATA_KEY,
+  OBSERVATION_METADATA_KEY,
+  OBSERVATION_REFUSED,
+  OBSERVER_AUTHOR,
+  type ObservationFailure,
+  type ObservationOutcome,
+  type ObservationRecord,
+  type ObservationRefusal,
+  type ObserveEventsInput,
+  type ObserveOptions,
+  observationOf,
+  observeEvents,
+  observeMemoryJobHandler,
+  RECALL_TOOL_NAME,
+  recallTool,
+  transcriptLines,
+} from './memory/observe.js';
+export { observationsSettled } from './memory/observe-flow.js';
 export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';

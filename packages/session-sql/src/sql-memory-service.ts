@@ -238,7 +238,8 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
         content: memory.content,
         text,
         sourceEventIds: memory.eventIds ?? [],
-        validFrom: memory.validFrom ?? null,
+        // A whole ms: the column is a bigint (event timestamps carry µs fractions).
+        validFrom: memory.validFrom == null ? null : Math.floor(memory.validFrom),
         supersedes: memory.supersedes ?? null,
         keywords: memory.keywords ?? extractKeywords(text),
         contentKey: key,

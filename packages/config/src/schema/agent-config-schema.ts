@@ -104,6 +104,73 @@ const memoryConfig: Json = {
         },
       },
     },
+    observe: {
+      description:
+        "Observations: older history replaced by dated, prioritised bullets written by an observer model (adds the recall tool). true for the defaults (the agent's model), or its settings.",
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            model: { type: 'string', minLength: 1, description: "Observer model (default: the agent's)." },
+            observe_at_tokens: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Observe once the unobserved history holds this many tokens (default 30000).',
+            },
+            keep_recent_tokens: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Newest history kept as it is (default a fifth of observe_at_tokens).',
+            },
+            reflect_at_tokens: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Reflect once the observations hold this many tokens (default 40000).',
+            },
+            min_chars: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Shorter output is refused (default 20).',
+            },
+            max_attempts: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Model calls per observation or reflection (default 3).',
+            },
+            backoff_ms: { type: 'integer', minimum: 0, description: 'Back-off base in ms (default 1000).' },
+            max_backoff_ms: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Back-off cap in ms (default 600000).',
+            },
+            instruction: { type: 'string', description: 'System instruction of the observer.' },
+            reflect_instruction: { type: 'string', description: 'System instruction of the reflector.' },
+          },
+        },
+      ],
+    },
+    facts: {
+      description:
+        "Facts extracted after each turn by the 'facts' memory job (one model call a turn). true for the defaults, or its settings.",
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            model: { type: 'string', minLength: 1, description: 'Extraction model.' },
+            context_facts: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Current facts shown to the extractor (default 20).',
+            },
+            instruction: { type: 'string', description: 'System instruction of the extractor.' },
+          },
+        },
+      ],
+    },
   },
 };
 const generateContentConfig: Json = {

@@ -43,6 +43,9 @@ export type AdkErrorCode =
   | 'UPSTREAM'
   | 'GUARDRAIL_TRIPPED'
   | 'MAX_TOOL_ROUNDS_EXCEEDED'
+  // memory (observations, facts)
+  | 'MEMORY_OBSERVATION_REFUSED'
+  | 'MEMORY_FACTS_MALFORMED'
   // scorers on live traffic
   | 'SCORER_TIMEOUT'
   | 'SCORER_OUTPUT'
@@ -145,6 +148,8 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'UPSTREAM',
   'GUARDRAIL_TRIPPED',
   'MAX_TOOL_ROUNDS_EXCEEDED',
+  'MEMORY_OBSERVATION_REFUSED',
+  'MEMORY_FACTS_MALFORMED',
   'SCORER_TIMEOUT',
   'SCORER_OUTPUT',
   'CREDENTIAL_KEY',

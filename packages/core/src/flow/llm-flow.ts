@@ -363,6 +363,9 @@ async function* step(
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
   const tools = cachedTools(agent) ?? (await resolveTools(agent, ctx));
+  // Observations a background pass finished are committed before the history is built.
+  if (agent.memory?.observe)
+    yield* (await loadObserve()).observeBeforeRequest(agent.memory.observe, ctx, agent.canonicalModel);
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
   const compression: CompressionExtras = {};
   const contents =
@@ -706,3 +709,5 @@ async function* compressedContents(
 // Per-turn recall is loaded by the first agent that has it configured.
 let agentMemory: Promise<typeof import('../memory/agent-memory.js')> | undefined;
 const loadAgentMemory = () => (agentMemory ??= import('../memory/agent-memory.js'));
+let observeModule: Promise<typeof import('../memory/observe-flow.js')> | undefined;
+const loadObserve = () => (observeModule ??= import('../memory/observe-flow.js'));
