@@ -124,6 +124,10 @@ export {
   type WorkerOptions,
 } from './runs/run-manager.js';
 export * from './runs/run-store.js';
+export * from './scorers/score-alerts.js';
+export * from './scorers/score-store.js';
+export * from './scorers/scorer.js';
+export * from './scorers/scorers-plugin.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';

@@ -5,6 +5,7 @@ import { tablesFor } from './schema/tables.js';
 import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
 import { SqlRunStore } from './sql-run-store.js';
+import { SqlScoreStore } from './sql-score-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 import { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';
 
@@ -35,6 +36,8 @@ export interface SqlStores {
   runs: SqlRunStore;
   /** Finished spans and trace summaries, beside the sessions. */
   traces: SqlTraceStore;
+  /** Scorer results (`ScorersPlugin`'s store), beside the sessions. */
+  scores: SqlScoreStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -73,6 +76,7 @@ export async function createSqlStores(
       ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
     }),
     traces: new SqlTraceStore({ ...options.traces, ...shared }),
+    scores: new SqlScoreStore(shared),
     db,
     family,
     close() {

@@ -46,6 +46,9 @@ export type AdkErrorCode =
   // memory (observations, facts)
   | 'MEMORY_OBSERVATION_REFUSED'
   | 'MEMORY_FACTS_MALFORMED'
+  // scorers on live traffic
+  | 'SCORER_TIMEOUT'
+  | 'SCORER_OUTPUT'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
@@ -147,6 +150,8 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'MAX_TOOL_ROUNDS_EXCEEDED',
   'MEMORY_OBSERVATION_REFUSED',
   'MEMORY_FACTS_MALFORMED',
+  'SCORER_TIMEOUT',
+  'SCORER_OUTPUT',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',

@@ -6,6 +6,7 @@ import { forkMigrations } from './fork-migrations.js';
 import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
+import { scoreMigrations } from './score-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
 import { traceMigrations } from './trace-migrations.js';
@@ -142,6 +143,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...memoryContractMigrations(family, tables),
     // Spans and trace summaries (0009_traces).
     ...traceMigrations(family, tables),
+    // Scorer results and sent score alerts (0010_scores).
+    ...scoreMigrations(family, tables),
   };
 }
 
