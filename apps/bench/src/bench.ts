@@ -20,6 +20,7 @@ import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { sandboxScenario } from './scenarios/sandbox.js';
+import { scorersScenario } from './scenarios/scorers.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
@@ -46,6 +47,7 @@ export const scenarios: Scenario[] = [
   frontends,
   bundleSize,
   guardrailsScenario,
+  scorersScenario,
 ];
 
 export interface BenchOptions {

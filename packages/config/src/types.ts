@@ -18,6 +18,21 @@ export interface AgentRefConfig {
   code?: string | null;
 }
 
+/** A scorer on live traffic: exactly one of `code`, `metric` or `rubric`. */
+export interface ScorerConfig {
+  name?: string;
+  version?: string;
+  sample_rate?: number;
+  timeout_ms?: number;
+  filter?: CodeConfig;
+  code?: CodeConfig;
+  metric?: string;
+  threshold?: number;
+  rubric?: string;
+  judge_model?: string;
+  scale?: { min: number; max: number };
+}
+
 export interface ToolConfig {
   name: string;
   args?: Record<string, unknown> | null;
@@ -28,6 +43,7 @@ export interface BaseAgentConfig {
   name: string;
   description?: string;
   sub_agents?: AgentRefConfig[] | null;
+  scorers?: ScorerConfig[] | null;
   before_agent_callbacks?: CodeConfig[] | null;
   after_agent_callbacks?: CodeConfig[] | null;
   /** Custom agent classes may take more keys. */

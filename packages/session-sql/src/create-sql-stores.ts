@@ -6,6 +6,7 @@ import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifa
 import { SqlMemoryJobQueue } from './sql-memory-job-queue.js';
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
 import { SqlRunStore } from './sql-run-store.js';
+import { SqlScoreStore } from './sql-score-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 import { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';
 
@@ -44,6 +45,8 @@ export interface SqlStores {
   traces: SqlTraceStore;
   /** The memory job outbox (also `memory.jobs`), with `memoryJobs: true`. */
   memoryJobs: SqlMemoryJobQueue | undefined;
+  /** Scorer results (`ScorersPlugin`'s store), beside the sessions. */
+  scores: SqlScoreStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -88,6 +91,7 @@ export async function createSqlStores(
       ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
     }),
     traces: new SqlTraceStore({ ...options.traces, ...shared }),
+    scores: new SqlScoreStore(shared),
     db,
     family,
     close() {

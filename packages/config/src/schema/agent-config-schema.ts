@@ -38,6 +38,10 @@ const baseAgentProperties: Json = {
     title: 'Description',
   },
   sub_agents: listOf('AgentRefConfig', 'Optional. The sub-agents of the agent.'),
+  scorers: listOf(
+    'ScorerConfig',
+    'Optional. Scorers on live traffic for the turns this agent runs as the root agent (ScorersPlugin of @adk/core; docs/decisions/0057-scorers-on-live-traffic.md).',
+  ),
   before_agent_callbacks: listOf('CodeConfig', codeRefDescription('before_agent_callbacks')),
   after_agent_callbacks: listOf('CodeConfig', codeRefDescription('after_agent_callbacks')),
 };
@@ -282,6 +286,68 @@ export const agentConfigJsonSchema = {
       properties: { name: nullable({ type: 'string' }), value: { title: 'Value' } },
       required: ['value'],
       title: 'ArgumentConfig',
+    },
+    ScorerConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'A scorer: exactly one of `code` (a function of the turn, or a Scorer), `metric` (an @adk/eval metric by name) or `rubric` (an LLM judge).',
+      properties: {
+        name: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+          description: 'The scorer name (default: the metric name).',
+        },
+        version: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 64,
+          description: "Stored with each result (default '1').",
+        },
+        sample_rate: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description: 'Share of turns scored (default 1).',
+        },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          description: 'A longer run is a failed score (default 30000).',
+        },
+        filter: {
+          ...ref('CodeConfig'),
+          description: 'A function of the turn: only turns it returns true for are scored.',
+        },
+        code: {
+          ...ref('CodeConfig'),
+          description: 'A score function `(turn) => number | { score, reason }`, or a Scorer.',
+        },
+        metric: {
+          type: 'string',
+          minLength: 1,
+          description: 'An @adk/eval metric by name (e.g. safety_v1).',
+        },
+        threshold: { type: 'number', description: "The metric's criterion threshold (default 0.5)." },
+        rubric: {
+          type: 'string',
+          minLength: 1,
+          description: 'An LLM judge grades each turn against this rubric.',
+        },
+        judge_model: {
+          type: 'string',
+          minLength: 1,
+          description: 'The judge model name (rubric and judged metrics).',
+        },
+        scale: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { min: { type: 'number' }, max: { type: 'number' } },
+          required: ['min', 'max'],
+          description: "The judge's score scale (default 0..1).",
+        },
+      },
+      title: 'ScorerConfig',
     },
     CodeConfig: {
       type: 'object',

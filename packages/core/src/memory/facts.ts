@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AdkError, ConfigError } from '../errors/errors.js';
 import { contentText } from '../events/content.js';
 import type { Event } from '../events/event.js';
@@ -6,6 +5,7 @@ import type { Llm } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
 import type { SessionService } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import { lazySchema } from '../utils/zod.js';
 import type { MemoryJob, MemoryJobHandler } from './jobs.js';
 import { memoryTextKey } from './keywords.js';
 import type { MemoryEntry, MemoryService } from './memory-service.js';
@@ -36,19 +36,27 @@ export class FactsExtractionError extends AdkError {
   }
 }
 
-/** One fact as the extractor answers it. */
-const extractedFactSchema = z
-  .object({
-    text: z.string().trim().min(1),
-    /** The id of the current fact this one replaces (one of the facts shown). */
-    supersedes: z.string().min(1).optional(),
-    /** When it became true, `YYYY-MM-DD` or an ISO time (default: the turn's time). */
-    validFrom: z.string().min(1).optional(),
-  })
-  .strict();
-
-/** The extractor's whole answer: `{"facts": [...]}` (an empty list when the turn states none). */
-const factsAnswerSchema = z.object({ facts: z.array(extractedFactSchema) }).strict();
+/**
+ * The extractor's whole answer: `{"facts": [...]}` (an empty list when the turn states none), each
+ * fact with its text, the id of the current fact it replaces (one of the facts shown) and when it
+ * became true (`YYYY-MM-DD` or an ISO time; default: the turn's time). Built on first use, so that
+ * importing the core does not load zod.
+ */
+const factsAnswerSchema = lazySchema((z) =>
+  z
+    .object({
+      facts: z.array(
+        z
+          .object({
+            text: z.string().trim().min(1),
+            supersedes: z.string().min(1).optional(),
+            validFrom: z.string().min(1).optional(),
+          })
+          .strict(),
+      ),
+    })
+    .strict(),
+);
 
 /** One fact as the extractor answers it: `{"facts": [...]}` holds a list of these. */
 export interface ExtractedFact {

@@ -6,8 +6,6 @@ import type { Llm } from '../models/llm.js';
 import { resolveModel } from '../models/registry.js';
 import type { SessionService } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import type { BaseTool } from '../tools/base-tool.js';
-import { FunctionTool } from '../tools/function-tool.js';
 import { newId } from '../utils/ids.js';
 import type { MemoryJobHandler } from './jobs.js';
 import type { MemoryEntry, MemoryService } from './memory-service.js';
@@ -49,8 +47,7 @@ export interface ObserveOptions {
   reflectInstruction?: string;
 }
 
-/** Name of the tool an agent with `memory.observe` gets. */
-export const RECALL_TOOL_NAME = 'recall';
+export { RECALL_TOOL_NAME, recallTool } from './recall-tool.js';
 /** Author of the events the observer writes. */
 export const OBSERVER_AUTHOR = 'memory:observe';
 /** `customMetadata` key of an observation's compaction event ({@link ObservationRecord}). */
@@ -641,53 +638,36 @@ export function observeMemoryJobHandler(
   };
 }
 
-/**
- * The `recall` tool of an agent with `memory.observe`: expands an observation (by the id its block
- * starts with) back to the original events it stands for, a page at a time.
- */
-export function recallTool(): BaseTool {
-  return new FunctionTool({
-    name: RECALL_TOOL_NAME,
-    description:
-      'Returns the original messages an observation of the earlier conversation was made from. Pass the id shown at the start of the observation block.',
-    parameters: {
-      type: 'object',
-      properties: {
-        id: { type: 'string', description: 'The observation id (from "[observation <id> …]").' },
-        offset: { type: 'integer', description: 'Index of the first message to return (default 0).' },
-        limit: { type: 'integer', description: 'Most messages to return (default 50).' },
-      },
-      required: ['id'],
-    },
-    execute: (args, context) => {
-      const a = args as { id?: unknown; offset?: unknown; limit?: unknown };
-      const id = typeof a.id === 'string' ? a.id.trim() : '';
-      const events = context.session.events;
-      const holder = events.find((e) => e.id === id && observationOf(e));
-      const record = holder ? observationOf(holder) : undefined;
-      if (!record) return { status: 'error', error: `No observation with id "${id}" in this conversation.` };
-      const byId = new Map(events.map((e) => [e.id, e]));
-      const sources = record.eventIds.map((eid) => byId.get(eid)).filter((e): e is Event => e !== undefined);
-      const offset = Math.max(0, Number.isInteger(a.offset) ? (a.offset as number) : 0);
-      const limit = Math.max(1, Math.min(500, Number.isInteger(a.limit) ? (a.limit as number) : 50));
-      const page = sources.slice(offset, offset + limit);
-      return {
-        status: 'ok',
-        id: record.id,
-        kind: record.kind,
-        total: sources.length,
-        offset,
-        ...(offset + limit < sources.length ? { nextOffset: offset + limit } : {}),
-        ...(record.merged ? { merged: record.merged } : {}),
-        events: page.map((e) => ({
-          id: e.id,
-          author: e.author,
-          time: new Date(e.timestamp).toISOString(),
-          text: transcriptLines(e)
-            .map((l) => l.replace(/^\[[^\]]*\] /, ''))
-            .join('\n'),
-        })),
-      };
-    },
-  });
+/** The `recall` tool's answer (see `recall-tool.ts`): a page of the events an observation stands for. */
+export function recallAnswer(
+  args: Record<string, unknown>,
+  events: readonly Event[],
+): Record<string, unknown> {
+  const a = args as { id?: unknown; offset?: unknown; limit?: unknown };
+  const id = typeof a.id === 'string' ? a.id.trim() : '';
+  const holder = events.find((e) => e.id === id && observationOf(e));
+  const record = holder ? observationOf(holder) : undefined;
+  if (!record) return { status: 'error', error: `No observation with id "${id}" in this conversation.` };
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const sources = record.eventIds.map((eid) => byId.get(eid)).filter((e): e is Event => e !== undefined);
+  const offset = Math.max(0, Number.isInteger(a.offset) ? (a.offset as number) : 0);
+  const limit = Math.max(1, Math.min(500, Number.isInteger(a.limit) ? (a.limit as number) : 50));
+  const page = sources.slice(offset, offset + limit);
+  return {
+    status: 'ok',
+    id: record.id,
+    kind: record.kind,
+    total: sources.length,
+    offset,
+    ...(offset + limit < sources.length ? { nextOffset: offset + limit } : {}),
+    ...(record.merged ? { merged: record.merged } : {}),
+    events: page.map((e) => ({
+      id: e.id,
+      author: e.author,
+      time: new Date(e.timestamp).toISOString(),
+      text: transcriptLines(e)
+        .map((l) => l.replace(/^\[[^\]]*\] /, ''))
+        .join('\n'),
+    })),
+  };
 }

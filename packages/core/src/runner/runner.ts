@@ -25,11 +25,12 @@ import {
   eventFunctionResponses,
   isFinalResponse,
 } from '../events/event.js';
-import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import { answersCredentialRequest, loadAuthAnswers } from '../flow/credential-requests.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
-import { checkInput, hasInputGuardrails, startInputGate } from '../guardrails/run-guardrails.js';
+import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
+import { checkInput, loadGuardrailChecks } from '../guardrails/load.js';
 import {
   createMemoryJobWorker,
   type MemoryWorkerConfig,
@@ -622,8 +623,13 @@ export class Runner {
     if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
-    if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
+    const taken =
+      params.newMessage && !recovered
+        ? answersCredentialRequest(params.newMessage)
+          ? (await loadAuthAnswers()).takeAuthAnswers(params.newMessage)
+          : { message: params.newMessage, answers: undefined }
+        : undefined;
+    if (taken?.answers && taken.answers.size > 0) shared.authAnswers = taken.answers;
     if (recovered) shared.recovering = true;
     let ctx = new InvocationContext({
       invocationId,
@@ -688,7 +694,11 @@ export class Runner {
         if (checked && checked.parallel.length > 0) {
           // Checks beside the first model call: the model sees the message at once, the session
           // stores it once they pass, and never when one trips (docs/decisions/0030-guardrails.md).
-          shared.inputGate = startInputGate(checked.parallel, message, checked.context);
+          shared.inputGate = (await loadGuardrailChecks()).startInputGate(
+            checked.parallel,
+            message,
+            checked.context,
+          );
           yield await this.holdInput(ctx, userEvent, checked.context);
         } else yield this.commit(ctx, userEvent);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {

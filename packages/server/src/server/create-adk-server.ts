@@ -38,6 +38,7 @@ import { appProtocols, frontendRoutes, loadFrontendModules } from '../routes/fro
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
 import { runsRoutes } from '../routes/runs.js';
+import { scoreRoutes } from '../routes/scores.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
@@ -58,6 +59,7 @@ import { statusOf } from './errors.js';
 import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
 import { RunTracker } from './run-tracker.js';
 import { type ServerRunWorkerOptions, startServerRunWorker } from './run-worker.js';
+import { type ServerScoringOptions, startServerScoring } from './scoring.js';
 import { openStores } from './stores.js';
 
 export interface AdkServerOptions {
@@ -181,6 +183,13 @@ export interface AdkServerOptions {
    * sessions needs the same keys; the first signs, all verify (rotation).
    */
   pauseSigning?: PauseSigningOptions;
+  /**
+   * Scorers on live traffic (`ScorersPlugin` of `@adk/core`): app-wide scorers, alerts and the
+   * score job worker. Always on (agents may carry scorers: YAML `scorers:`, `attachScorers`);
+   * results go to the sessions' database when it is SQL (as durable jobs), else to memory.
+   * `false` turns scoring off; a plugin named `scorers` in `plugins` replaces it.
+   */
+  scoring?: ServerScoringOptions | false;
 }
 
 export interface AdkServer {
@@ -297,6 +306,22 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const pauseSigner = options.pauseSigning ? new PauseSigner(options.pauseSigning) : undefined;
   // One owner name for every app's runner of this process (run records, claims, heartbeats).
   const instanceId = `server-${newId()}`;
+  let registry: AppRegistry | undefined;
+  // A ScorersPlugin passed in `plugins` scores on its own terms: the server adds none beside it.
+  const ownScorers = plugins.some((p) => p.name === 'scorers');
+  const scoring =
+    options.scoring === false || ownScorers
+      ? undefined
+      : startServerScoring({
+          options: options.scoring ?? {},
+          store: stores.scoreStore,
+          queue: stores.scoreQueue,
+          apps: () => registry as AppRegistry,
+          sessionService: stores.sessionService,
+          logger,
+        });
+  // Last among the plugins: its afterRun only starts work, after every other plugin's.
+  if (scoring) plugins.push(scoring.plugin);
   const apps = new AppRegistry(
     options.apps,
     (appName, agent) =>
@@ -316,6 +341,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         ...(pauseSigner ? { pauseSigning: pauseSigner } : {}),
       }),
   );
+  registry = apps;
   const runs = new RunTracker();
   const worker =
     stores.runStore && options.runWorker !== false
@@ -352,6 +378,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     bodyLimit,
     spans: tracing?.collecting ? tracing.store : undefined,
     traces: traceWriter ? traceStore : undefined,
+    scores: scoring?.store,
   };
 
   const app = new Hono();
@@ -425,6 +452,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   timeTravelRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
+  scoreRoutes(app, ctx);
   devRoutes(app, ctx);
   const mounts = a2a ? new A2aMounts(a2a, ctx) : undefined;
   if (mounts) a2aRoutes(app, ctx, mounts);
@@ -447,6 +475,9 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     worker?.stop();
     await runs.drain(grace);
     await memoryWorker?.stop().catch(() => undefined);
+    await scoring
+      ?.close()
+      .catch((error: unknown) => logger.warn(errorLine('Scoring did not close cleanly', error)));
     await mounts?.close();
     for (const runner of await apps.loaded()) {
       await runner
