@@ -76,6 +76,7 @@ export * from './memory/agent-memory.js';
 export * from './memory/facts.js';
 export * from './memory/in-memory-memory-service.js';
 export * from './memory/job-host.js';
+export { MemoryJobWorker } from './memory/job-worker.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';

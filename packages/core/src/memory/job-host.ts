@@ -1,13 +1,16 @@
 import type { Event } from '../events/event.js';
 import type { SessionService } from '../sessions/session.js';
-import {
-  type MemoryJob,
-  type MemoryJobHandler,
-  type MemoryJobKind,
-  type MemoryJobQueue,
-  MemoryJobWorker,
-  type MemoryServiceWithJobs,
+import { onMemoryJobsEnqueued } from './job-wake.js';
+import { MemoryJobWorker } from './job-worker.js';
+import type {
+  MemoryJob,
+  MemoryJobHandler,
+  MemoryJobKind,
+  MemoryJobQueue,
+  MemoryServiceWithJobs,
 } from './jobs.js';
+
+export { onMemoryJobsEnqueued, wakeMemoryWorkers } from './job-wake.js';
 
 /**
  * Where memory jobs run by themselves: a Runner whose memory service has a job queue starts one
@@ -69,26 +72,6 @@ async function loadJobEvents(
     sessionId: job.sessionId,
   });
   return session?.events ?? [];
-}
-
-const listeners = new WeakMap<MemoryJobQueue, Set<() => void>>();
-
-/** Calls `wake` whenever {@link wakeMemoryWorkers} is called for `queue` in this process. */
-export function onMemoryJobsEnqueued(queue: MemoryJobQueue, wake: () => void): () => void {
-  let set = listeners.get(queue);
-  if (!set) {
-    set = new Set();
-    listeners.set(queue, set);
-  }
-  set.add(wake);
-  return () => {
-    set.delete(wake);
-  };
-}
-
-/** Wakes this process's started workers of `queue` (the Runner calls it after its enqueue). */
-export function wakeMemoryWorkers(queue: MemoryJobQueue): void {
-  for (const wake of listeners.get(queue) ?? []) wake();
 }
 
 /**

@@ -31,14 +31,11 @@ import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js'
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
 import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
 import { checkInput, loadGuardrailChecks } from '../guardrails/load.js';
-import {
-  createMemoryJobWorker,
-  type MemoryWorkerConfig,
-  startMemoryJobWorker,
-  wakeMemoryWorkers,
-} from '../memory/job-host.js';
-import { enqueueTurnJobs, hasMemoryJobs, type MemoryJobWorker } from '../memory/jobs.js';
+import type { MemoryWorkerConfig } from '../memory/job-host.js';
+import { wakeMemoryWorkers } from '../memory/job-wake.js';
+import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
+import type { RunnerMemoryJobs } from '../memory/runner-memory-jobs.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { PluginManager } from '../plugins/plugin-manager.js';
@@ -190,8 +187,8 @@ export class Runner {
   readonly runs: RunManager;
   private readonly execution: 'local' | 'queue';
   private readonly memoryWorkerConfig: MemoryWorkerConfig | undefined;
-  private memoryWorker: MemoryJobWorker | undefined;
-  private memoryWorkerRun: { stop(): Promise<void> } | undefined;
+  /** This runner's memory job worker, its code loaded on first use. */
+  private memoryJobs: Promise<RunnerMemoryJobs> | undefined;
   private memoryWorkerClosed = false;
 
   constructor(options: RunnerOptions) {
@@ -302,9 +299,11 @@ export class Runner {
    * with `memoryWorker: false`. `close()` stops it for good.
    */
   startMemoryWorker(): void {
-    if (this.memoryWorkerRun || this.memoryWorkerClosed || !this.memoryWorkerConfig) return;
-    if (!hasMemoryJobs(this.memoryService)) return;
-    this.memoryWorkerRun = startMemoryJobWorker(this.memoryJobWorker(), this.memoryService.jobs);
+    if (this.memoryWorkerClosed || !this.memoryWorkerConfig) return;
+    this.runnerMemoryJobs()?.then(
+      (jobs) => jobs.start(),
+      () => undefined,
+    );
   }
 
   /**
@@ -313,22 +312,16 @@ export class Runner {
    * that end right after a turn. Works with `memoryWorker: false` too.
    */
   async flushMemory(options?: { signal?: AbortSignal; userId?: string }): Promise<void> {
-    if (!hasMemoryJobs(this.memoryService)) return;
-    await this.memoryJobWorker().flush({
-      appName: this.appName,
-      ...(options?.userId !== undefined ? { userId: options.userId } : {}),
-      ...(options?.signal ? { signal: options.signal } : {}),
-    });
+    await (await this.runnerMemoryJobs())?.flush(this.appName, options);
   }
 
-  private memoryJobWorker(): MemoryJobWorker {
-    if (!hasMemoryJobs(this.memoryService)) throw new Error('no memory job queue');
-    this.memoryWorker ??= createMemoryJobWorker(
-      this.memoryService,
-      this.sessionService,
-      this.memoryWorkerConfig ?? {},
+  private runnerMemoryJobs(): Promise<RunnerMemoryJobs> | undefined {
+    const memory = this.memoryService;
+    if (!hasMemoryJobs(memory)) return undefined;
+    this.memoryJobs ??= import('../memory/runner-memory-jobs.js').then(
+      (host) => new host.RunnerMemoryJobs(memory, this.sessionService, this.memoryWorkerConfig ?? {}),
     );
-    return this.memoryWorker;
+    return this.memoryJobs;
   }
 
   /**
@@ -908,11 +901,9 @@ export class Runner {
   async close(): Promise<void> {
     this.runs.close();
     const errors: unknown[] = [];
-    const memoryWorker = this.memoryWorkerRun;
-    this.memoryWorkerRun = undefined;
     this.memoryWorkerClosed = true;
     try {
-      await memoryWorker?.stop();
+      await (await this.memoryJobs)?.stop();
     } catch (error) {
       errors.push(error);
     }

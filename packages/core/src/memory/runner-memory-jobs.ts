@@ -1,0 +1,42 @@
+import type { SessionService } from '../sessions/session.js';
+import { createMemoryJobWorker, type MemoryWorkerConfig, startMemoryJobWorker } from './job-host.js';
+import type { MemoryJobWorker } from './job-worker.js';
+import type { MemoryServiceWithJobs } from './jobs.js';
+
+/**
+ * A Runner's memory jobs: one worker made on first use, started in the background on the first
+ * enqueued turn (or `startMemoryWorker()`), flushed by `flushMemory()`, stopped for good by `close()`.
+ */
+export class RunnerMemoryJobs {
+  readonly worker: MemoryJobWorker;
+  private running: { stop(): Promise<void> } | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly memory: MemoryServiceWithJobs,
+    sessionService: SessionService,
+    config: MemoryWorkerConfig,
+  ) {
+    this.worker = createMemoryJobWorker(memory, sessionService, config);
+  }
+
+  start(): void {
+    if (this.running || this.stopped) return;
+    this.running = startMemoryJobWorker(this.worker, this.memory.jobs);
+  }
+
+  flush(appName: string, options?: { signal?: AbortSignal; userId?: string }): Promise<void> {
+    return this.worker.flush({
+      appName,
+      ...(options?.userId !== undefined ? { userId: options.userId } : {}),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const running = this.running;
+    this.running = undefined;
+    await running?.stop();
+  }
+}
