@@ -61,8 +61,9 @@ export function Waterfall({ spans }: { spans: TraceSpan[] }) {
             >
               <span class="wf-name" style={{ paddingLeft: `${depth * 14}px` }}>
                 {failed ? (
-                  <span class="wf-error-mark" aria-label="failed">
-                    ✕{' '}
+                  <span class="wf-error-mark">
+                    <span aria-hidden="true">✕ </span>
+                    <span class="sr-only">failed: </span>
                   </span>
                 ) : null}
                 {span.name}
