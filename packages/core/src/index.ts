@@ -99,6 +99,7 @@ export {
   type WorkerOptions,
 } from './runs/run-manager.js';
 export * from './runs/run-store.js';
+export * from './runs/run-usage.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';

@@ -37,6 +37,7 @@ import { runsRoutes } from '../routes/runs.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
+import { usageRoutes } from '../routes/usage.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
 import {
@@ -280,6 +281,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const pauseSigner = options.pauseSigning ? new PauseSigner(options.pauseSigning) : undefined;
   // One owner name for every app's runner of this process (run records, claims, heartbeats).
   const instanceId = `server-${newId()}`;
+  // Run records carry their model calls' tokens and cost, priced like the spans.
+  const runPrices = priceTable(options.modelPrices ?? {});
   const apps = new AppRegistry(
     options.apps,
     (appName, agent) =>
@@ -295,6 +298,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         plugins,
         ...strategyFor(options.multitaskStrategy, appName),
         ...(pauseSigner ? { pauseSigning: pauseSigner } : {}),
+        prices: runPrices,
       }),
   );
   const runs = new RunTracker();
@@ -391,6 +395,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   sessionRoutes(app, ctx);
   runRoutes(app, ctx);
   runsRoutes(app, ctx);
+  usageRoutes(app, ctx);
   timeTravelRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
