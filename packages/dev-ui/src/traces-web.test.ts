@@ -230,4 +230,32 @@ describe.skipIf(unavailable)('the Traces view, in Chromium', { timeout: 120_000 
     await page.waitForURL(/session=s-bob/);
     expect(page.url()).toContain('user=bob');
   });
+
+  it('the Usage tab shows tokens and cost per call, per turn and per session', async () => {
+    await page.goto(`${base}/dev-ui/?app=shop&session=s-bob&user=bob`);
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    const panel = page.getByRole('tabpanel');
+    // Two turns of two model calls: 4 × $0.000942.
+    await expect.poll(() => panel.locator('.usage-cost dd').textContent()).toBe('$0.0038');
+    const turns = panel.locator('.usage-turns tbody tr');
+    await expect.poll(() => turns.count()).toBe(2);
+    for (const row of await turns.all()) {
+      const cells = await row.locator('td').allTextContents();
+      expect(cells).toEqual(['2', '2,000', '400', '800', '200', '$0.0019']);
+    }
+    const steps = panel.locator('.usage-steps tbody tr');
+    expect(await steps.count()).toBe(4);
+    await expect
+      .poll(() => steps.evaluateAll((trs) => trs.map((tr) => tr.querySelector('td:last-child')?.textContent)))
+      .toEqual(['$0.00094', '$0.00094', '$0.00094', '$0.00094']);
+    expect(await steps.first().locator('td').allTextContents()).toEqual([
+      '1000',
+      '200',
+      '400',
+      '100',
+      '1300',
+      '$0.00094',
+    ]);
+    await shot('usage');
+  });
 });

@@ -216,6 +216,11 @@ export class Runner {
     );
     this.runs.keepsMessage = () => !hasInputGuardrails(this.pluginManager, this.agent);
     this.runs.prices = options.prices;
+    this.runs.modelOf = (event) => {
+      const author = this.agent.findAgent(event.author);
+      const model = author instanceof LlmAgent ? author.canonicalModel : undefined;
+      return typeof model === 'string' ? model : model?.model;
+    };
     if (this.hasWorkflow) {
       // The run record needs the invocation id before the run starts: an answer to a paused
       // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).

@@ -139,6 +139,8 @@ export class RunManager {
   keepsMessage: (() => boolean) | undefined;
   /** Prices of the model calls counted in each run's `usage` (default: `priceTable()`). */
   prices: PriceTable | undefined;
+  /** The model a call was made with when its event does not name it (`modelVersion`). */
+  modelOf: ((event: Event) => string | undefined) | undefined;
   private readonly active = new Map<string, ActiveRun>();
   private readonly bySession = new Map<string, Set<ActiveRun>>();
   private unsubscribe: (() => void) | undefined;
@@ -495,7 +497,10 @@ export class RunManager {
 
   private async finish(active: ActiveRun, status: RunStatus, error: RunRecord['error']): Promise<void> {
     const { record } = active;
-    const usage = runUsageOf(active.usageEvents, this.prices ? { prices: this.prices } : {});
+    const usage = runUsageOf(active.usageEvents, {
+      ...(this.prices ? { prices: this.prices } : {}),
+      ...(this.modelOf ? { modelOf: this.modelOf } : {}),
+    });
     const patch = {
       status,
       endedAt: nowMs(),

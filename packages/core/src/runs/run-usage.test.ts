@@ -21,10 +21,15 @@ const USAGE = {
   totalTokenCount: 1300,
 };
 
-function runnerWith(modelVersion: string | undefined, prices?: ReturnType<typeof priceTable>) {
+function runnerWith(
+  modelVersion: string | undefined,
+  prices?: ReturnType<typeof priceTable>,
+  model = 'scripted-model',
+) {
   const agent = new LlmAgent({
     name: 'a',
     model: new ScriptedModel({
+      model,
       respond: (): LlmResponse => ({
         content: { role: 'model', parts: [{ text: 'ok' }] },
         usageMetadata: USAGE,
@@ -72,6 +77,14 @@ describe('run usage', () => {
     const [again] = (await priced.listRuns({ sessionId: 's' })).runs;
     // 1000 × 1 + 300 × 2 per million (no cached price: cached input at the input price).
     expect(again?.usage).toMatchObject({ costUsd: 0.0016, unpricedCalls: 0 });
+  });
+
+  it("prices a call whose response names no model by its agent's model", async () => {
+    const runner = runnerWith(undefined, undefined, 'claude-haiku-4-5');
+    await turn(runner, 'u', 's');
+    const [run] = (await runner.listRuns({ sessionId: 's' })).runs;
+    // (600 × 1 + 400 × 0.1 + 300 × 5) / 1e6
+    expect(run?.usage).toMatchObject({ costUsd: 0.00214, unpricedCalls: 0 });
   });
 
   it('totals the runs of a session and of a user', async () => {

@@ -37,10 +37,13 @@ export const EMPTY_RUN_USAGE: Readonly<RunUsage> = Object.freeze({
 
 let defaultPrices: PriceTable | undefined;
 
-/** The usage of a run's events; `model` names the model of calls whose event has no `modelVersion`. */
+/**
+ * The usage of a run's events. A call is priced by its event's `modelVersion`, else by the model
+ * `modelOf` names for the event (the runner gives its author's configured model).
+ */
 export function runUsageOf(
   events: readonly Event[],
-  options: { prices?: PriceTable; model?: string } = {},
+  options: { prices?: PriceTable; modelOf?: (event: Event) => string | undefined } = {},
 ): RunUsage {
   if (!options.prices) defaultPrices ??= priceTable();
   const prices = options.prices ?? (defaultPrices as PriceTable);
@@ -59,7 +62,7 @@ export function runUsageOf(
     usage.outputTokens += tokens.output;
     usage.cachedInputTokens += tokens.cachedInput;
     usage.reasoningTokens += tokens.reasoning;
-    const model = event.modelVersion ?? options.model;
+    const model = event.modelVersion ?? options.modelOf?.(event);
     const cost = model ? prices.cost(model, tokens) : undefined;
     if (cost === undefined) usage.unpricedCalls += 1;
     else usage.costUsd += cost;
