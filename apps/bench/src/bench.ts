@@ -22,6 +22,7 @@ import { sandboxScenario } from './scenarios/sandbox.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
+import { tracesScenario } from './scenarios/traces.js';
 import { workflowScenario } from './scenarios/workflow.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
@@ -44,6 +45,7 @@ export const scenarios: Scenario[] = [
   frontends,
   bundleSize,
   guardrailsScenario,
+  tracesScenario,
 ];
 
 export interface BenchOptions {
