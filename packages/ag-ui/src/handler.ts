@@ -46,8 +46,19 @@ export interface AgUiHandlerOptions {
   allowUserState?: boolean;
 }
 
+/** What a host passes with one run besides the request (e.g. a server's own shutdown). */
+export interface AgUiRequestOptions {
+  /** Stops the run too, as the request's own signal does (a client that goes away). */
+  signal?: AbortSignal;
+  /**
+   * Called once when the response is over: its stream read to the end or cancelled, or at once
+   * for a response without a stream. Lets a host count runs in flight without wrapping the response.
+   */
+  onEnd?: () => void;
+}
+
 /** A Fetch-API handler of AG-UI for one ADK app: `RunAgentInput` in, AG-UI events as SSE out. */
-export type AgUiHandler = (request: Request) => Promise<Response>;
+export type AgUiHandler = (request: Request, options?: AgUiRequestOptions) => Promise<Response>;
 
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -97,7 +108,29 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   if (options.frontendTools !== false) installFrontendTools(runner.agent);
 
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, call: AgUiRequestOptions = {}): Promise<Response> => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      call.onEnd?.();
+    };
+    let streamed = false;
+    try {
+      return await answer(request, call.signal, () => {
+        streamed = true;
+        return end;
+      });
+    } finally {
+      if (!streamed) end();
+    }
+  };
+
+  async function answer(
+    request: Request,
+    signal: AbortSignal | undefined,
+    takeEnd: () => () => void,
+  ): Promise<Response> {
     if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', 'AG-UI runs are POSTed');
     try {
       const input = parseRunInput(await readBody(request, limit));
@@ -177,7 +210,10 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
       let gone = false;
       const onAbort = () => void cancel();
       // The request's signal outlives the run (a kept-alive connection): the listener goes with it.
-      const detach = () => request.signal?.removeEventListener('abort', onAbort);
+      const detach = () => {
+        request.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
+      };
       const cancel = async () => {
         gone = true;
         detach();
@@ -185,7 +221,12 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
         stop.abort();
         await events.return(undefined).catch(() => undefined);
       };
-      if (!background) request.signal?.addEventListener('abort', onAbort, { once: true });
+      if (!background) {
+        request.signal?.addEventListener('abort', onAbort, { once: true });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        if (signal?.aborted) onAbort();
+      }
+      const onEnd = takeEnd();
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(frame(translator.start()));
@@ -201,6 +242,7 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
                 detach();
                 controller.enqueue(frame(translator.finish()));
                 controller.close();
+                onEnd();
                 return;
               }
               const out = translator.push(next.value);
@@ -213,9 +255,13 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
             if (gone) return;
             controller.enqueue(frame(translator.fail(describeError(error), 'RUN_FAILED')));
             controller.close();
+            onEnd();
           }
         },
-        cancel,
+        async cancel() {
+          onEnd();
+          await cancel();
+        },
       });
       return new Response(stream, { headers: SSE_HEADERS });
     } catch (error) {
@@ -223,5 +269,5 @@ export function createAgUiHandler(options: AgUiHandlerOptions): AgUiHandler {
       if (isAdkError(error, 'NOT_FOUND')) return jsonError(404, error.code, describeError(error));
       throw error;
     }
-  };
+  }
 }

@@ -6,7 +6,12 @@ export {
   FrontendToolset,
   installFrontendTools,
 } from './frontend-tools.js';
-export { type AgUiHandler, type AgUiHandlerOptions, createAgUiHandler } from './handler.js';
+export {
+  type AgUiHandler,
+  type AgUiHandlerOptions,
+  type AgUiRequestOptions,
+  createAgUiHandler,
+} from './handler.js';
 export {
   type AgUiInputMessage,
   AgUiRequestError,

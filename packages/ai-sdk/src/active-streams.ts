@@ -44,9 +44,12 @@ export class ActiveStream {
 
   /**
    * The frames as a byte stream, from the first (`replay`: with the prefix after `start`);
-   * `onCancel` runs when the reader goes away before the end.
+   * `onCancel` runs when the reader goes away before the end; `onEnd` once when the stream closes or
+   * is cancelled.
    */
-  readable(options: { replay?: boolean; onCancel?: () => void } = {}): ReadableStream<Uint8Array> {
+  readable(
+    options: { replay?: boolean; onCancel?: () => void; onEnd?: () => void } = {},
+  ): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
     const gone = new AbortController();
     const frames = (): string[] =>
@@ -66,6 +69,7 @@ export class ActiveStream {
           }
           if (this.done) {
             controller.close();
+            options.onEnd?.();
             return;
           }
           await this.changed(gone.signal);
@@ -75,6 +79,7 @@ export class ActiveStream {
       cancel: () => {
         gone.abort();
         options.onCancel?.();
+        options.onEnd?.();
       },
     });
   }

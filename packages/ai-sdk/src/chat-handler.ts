@@ -45,10 +45,22 @@ export interface ChatHandlerOptions {
  * Called directly it routes by method and path: `POST` → {@link ChatHandler.chat}, `GET …/{id}/stream`
  * → {@link ChatHandler.resume}, `GET …/{id}/messages` → {@link ChatHandler.messages}.
  */
+/** What a host passes with one `POST` besides the request (e.g. a server's own shutdown). */
+export interface ChatRequestOptions {
+  /** Stops the run too, as the request's own signal does (a client that goes away). */
+  signal?: AbortSignal;
+  /**
+   * Called once when the response is over: its stream read to the end or cancelled, or at once
+   * for a response without a stream (an error). Lets a host count runs in flight without wrapping
+   * the response.
+   */
+  onEnd?: () => void;
+}
+
 export interface ChatHandler {
   (request: Request): Promise<Response>;
   /** `POST`: `DefaultChatTransport`'s body in, a UI message stream (SSE) out. */
-  chat(request: Request): Promise<Response>;
+  chat(request: Request, options?: ChatRequestOptions): Promise<Response>;
   /** `GET`: the chat's active answer from its `start`, then live; 204 when none runs. */
   resume(request: Request, chatId: string): Promise<Response>;
   /** `GET`: the chat's session as `UIMessage[]` (useChat's initial `messages`). */
@@ -150,7 +162,30 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return runner.sessionService.createSession(key);
   };
 
-  const chat = async (request: Request): Promise<Response> => {
+  const chat = async (request: Request, call: ChatRequestOptions = {}): Promise<Response> => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      call.onEnd?.();
+    };
+    let streamed = false;
+    try {
+      const response = await answer(request, call.signal, () => {
+        streamed = true;
+        return end;
+      });
+      return response;
+    } finally {
+      if (!streamed) end();
+    }
+  };
+
+  const answer = async (
+    request: Request,
+    signal: AbortSignal | undefined,
+    takeEnd: () => () => void,
+  ): Promise<Response> => {
     try {
       const body = parseChatBody(await readBody(request, limit));
       const userId = await userOf(request, body.userId);
@@ -260,7 +295,11 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         cancelled = true;
         stop.abort();
       };
-      if (!background) request.signal?.addEventListener('abort', cancel, { once: true });
+      if (!background) {
+        request.signal?.addEventListener('abort', cancel, { once: true });
+        signal?.addEventListener('abort', cancel, { once: true });
+        if (signal?.aborted) cancel();
+      }
       void (async () => {
         try {
           let next = first;
@@ -278,9 +317,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           active.end();
           streams.release(userId, sessionId, active);
           request.signal?.removeEventListener('abort', cancel);
+          signal?.removeEventListener('abort', cancel);
         }
       })();
-      return new Response(active.readable({ onCancel: cancel }), {
+      return new Response(active.readable({ onCancel: cancel, onEnd: takeEnd() }), {
         status: 200,
         headers: UI_MESSAGE_STREAM_HEADERS,
       });

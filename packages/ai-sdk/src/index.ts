@@ -1,5 +1,10 @@
 export { ActiveStream, ActiveStreams } from './active-streams.js';
-export { type ChatHandler, type ChatHandlerOptions, createChatHandler } from './chat-handler.js';
+export {
+  type ChatHandler,
+  type ChatHandlerOptions,
+  type ChatRequestOptions,
+  createChatHandler,
+} from './chat-handler.js';
 export {
   type AdkMessageMetadata,
   type FinishReason,

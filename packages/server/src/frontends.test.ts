@@ -126,4 +126,54 @@ describe('front-end protocol routes of @adk/server', () => {
     });
     expect(unknownApp.status).toBe(404);
   });
+
+  it('a shutdown lets a chat run and an AG-UI run finish, then closes', { timeout: 30_000 }, async () => {
+    // A grace far beyond the test's timeout: close() resolves only because each response's end is told.
+    const own = await startServer({ sessionService: new InMemorySessionService(), shutdownGraceMs: 600_000 });
+    try {
+      const headers = { 'Content-Type': 'application/json' };
+      const chat = await fetch(`${own.url}/apps/assistant/chat`, {
+        method: 'POST',
+        headers,
+        body: chatBody('drain-chat', 'slow one'),
+      });
+      const agUi = await fetch(`${own.url}/apps/assistant/ag-ui`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          threadId: 'drain-ag-ui',
+          runId: 'r1',
+          state: {},
+          messages: [{ id: 'u1', role: 'user', content: 'slow two' }],
+          tools: [],
+          context: [],
+          forwardedProps: {},
+        }),
+      });
+      expect([chat.status, agUi.status]).toEqual([200, 200]);
+      let closed = false;
+      const closing = own.server.close().then(() => {
+        closed = true;
+      });
+      const ready = await fetch(`${own.url}/ready`);
+      expect(ready.status).toBe(503);
+      const [chatText, agUiText] = await Promise.all([chat.text(), agUi.text()]);
+      const deltas = (text: string, type: string, key: string) =>
+        text
+          .split('\n\n')
+          .filter((f) => f.startsWith('data: {'))
+          .map((f) => JSON.parse(f.slice(6)) as Record<string, string>)
+          .filter((c) => c.type === type)
+          .map((c) => c[key])
+          .join('');
+      expect(deltas(chatText, 'text-delta', 'delta')).toBe('You said: slow one');
+      expect(chatText.endsWith('data: [DONE]\n\n')).toBe(true);
+      expect(deltas(agUiText, 'TEXT_MESSAGE_CONTENT', 'delta')).toBe('You said: slow two');
+      expect(agUiText).toContain('RUN_FINISHED');
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import {
   REQUEST_CONFIRMATION,
   type Runner,
 } from '@adk/core';
+import { originalCallOf } from '@adk/core/internal';
 
 export interface TerminalChatOptions {
   runner: Runner;
@@ -113,14 +114,12 @@ export async function runTerminalChat(options: TerminalChatOptions): Promise<voi
         for (const part of event.content?.parts ?? []) {
           const call = part.functionCall;
           if (call?.name === REQUEST_CONFIRMATION) {
-            const original = isPlainObject(call.args.originalFunctionCall)
-              ? call.args.originalFunctionCall
-              : {};
+            const original = originalCallOf(call);
             const confirmation = isPlainObject(call.args.toolConfirmation) ? call.args.toolConfirmation : {};
             pending.push({
               id: call.id,
-              tool: typeof original.name === 'string' ? original.name : 'a tool',
-              args: original.args ?? {},
+              tool: original?.name ?? 'a tool',
+              args: original?.args ?? {},
               hint: typeof confirmation.hint === 'string' ? confirmation.hint.replace(/\.+$/, '') : undefined,
             });
           } else if (call) {

@@ -1,5 +1,4 @@
 import {
-  AgentTool,
   type BaseAgent,
   isToolset,
   LlmAgent,
@@ -8,6 +7,7 @@ import {
   SequentialAgent,
   Workflow,
 } from '@adk/core';
+import { walkAgentTree } from './agent-tree.js';
 import { serializeWorkflowGraph, workflowDot, workflowDrawing } from './workflow-graph.js';
 
 export type GraphNodeType =
@@ -61,31 +61,21 @@ export function agentGraph(root: BaseAgent): AgentGraph {
     seen.add(node.id);
     nodes.push(node);
   };
-  const visit = (agent: BaseAgent) => {
-    add({
-      id: agent.name,
-      name: agent.name,
-      type: agentType(agent),
-      ...(agent.description ? { description: agent.description } : {}),
-    });
-    if (agent instanceof LlmAgent) {
-      for (const tool of agent.tools) {
-        if (tool instanceof AgentTool) {
-          visit(tool.agent);
-          edges.push({ from: agent.name, to: tool.agent.name, kind: 'tool' });
-          continue;
-        }
-        const name = toolName(tool);
-        add({ id: name, name, type: isToolset(tool) ? 'toolset' : 'tool' });
-        edges.push({ from: agent.name, to: name, kind: 'tool' });
-      }
-    }
-    for (const sub of agent.subAgents) {
-      visit(sub);
-      edges.push({ from: agent.name, to: sub.name, kind: 'sub_agent' });
-    }
-  };
-  visit(root);
+  walkAgentTree(root, {
+    agent: (agent) =>
+      add({
+        id: agent.name,
+        name: agent.name,
+        type: agentType(agent),
+        ...(agent.description ? { description: agent.description } : {}),
+      }),
+    tool: (owner, tool) => {
+      const name = toolName(tool);
+      add({ id: name, name, type: isToolset(tool) ? 'toolset' : 'tool' });
+      edges.push({ from: owner.name, to: name, kind: 'tool' });
+    },
+    child: (parent, child, kind) => edges.push({ from: parent.name, to: child.name, kind }),
+  });
   return { nodes, edges };
 }
 

@@ -1,5 +1,6 @@
-import { AgentTool, type BaseAgent, LlmAgent, type ToolUnion } from '@adk/core';
+import { type BaseAgent, LlmAgent, type ToolUnion } from '@adk/core';
 import { isToolset } from '@adk/core/internal';
+import { walkAgentTree } from './agent-tree.js';
 
 /** A skill as the dev UI lists it. */
 export interface SkillSummary {
@@ -30,25 +31,23 @@ function isSkillSource(value: ToolUnion): value is ToolUnion & SkillSource {
  * to load is listed with none rather than failing the whole answer.
  */
 export async function agentSkills(root: BaseAgent): Promise<AgentSkills[]> {
+  const sources = new Map<LlmAgent, SkillSource[]>();
+  walkAgentTree(root, {
+    agent: (agent) => {
+      if (agent instanceof LlmAgent) sources.set(agent, []);
+    },
+    tool: (owner, tool) => {
+      if (isSkillSource(tool)) sources.get(owner)?.push(tool);
+    },
+  });
   const out: AgentSkills[] = [];
-  const seen = new Set<BaseAgent>();
-  const visit = async (agent: BaseAgent): Promise<void> => {
-    if (seen.has(agent)) return;
-    seen.add(agent);
-    if (agent instanceof LlmAgent) {
-      const skills: SkillSummary[] = [];
-      for (const tool of agent.tools) {
-        if (tool instanceof AgentTool) await visit(tool.agent);
-        else if (isSkillSource(tool)) {
-          const map = await tool.skills().catch(() => new Map<string, SkillSummary>());
-          for (const skill of map.values()) skills.push({ name: skill.name, description: skill.description });
-        }
-      }
-      if (skills.length > 0)
-        out.push({ agent: agent.name, skills, statePrefix: `_adk_skill:${agent.name}:` });
+  for (const [{ name: agent }, toolsets] of sources) {
+    const skills: SkillSummary[] = [];
+    for (const toolset of toolsets) {
+      const map = await toolset.skills().catch(() => new Map<string, SkillSummary>());
+      for (const skill of map.values()) skills.push({ name: skill.name, description: skill.description });
     }
-    for (const sub of agent.subAgents) await visit(sub);
-  };
-  await visit(root);
+    if (skills.length > 0) out.push({ agent, skills, statePrefix: `_adk_skill:${agent}:` });
+  }
   return out;
 }

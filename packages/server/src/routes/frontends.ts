@@ -36,53 +36,21 @@ export function appProtocols(name: string, modules: FrontendModules, a2a: boolea
 }
 
 /**
- * The request with a signal that also fires at shutdown, and a response whose end (or cancel)
- * ends the run's tracking, so a shutdown lets chat runs finish like `/run_sse` runs.
+ * Runs `handle` as a tracked run: the handler is given the shutdown signal and calls `onEnd` when its
+ * response is over (read to the end, cancelled, or one without a stream), so a shutdown lets chat
+ * runs finish like `/run_sse` runs. Neither the request nor the response is copied.
  */
 async function tracked(
   ctx: RouteContext,
-  request: Request,
-  handle: (request: Request) => Promise<Response>,
+  handle: (options: { signal: AbortSignal; onEnd: () => void }) => Promise<Response>,
 ): Promise<Response> {
   const run = ctx.runs.start();
-  let response: Response;
   try {
-    response = await handle(new Request(request, { signal: AbortSignal.any([request.signal, run.signal]) }));
+    return await handle({ signal: run.signal, onEnd: run.end });
   } catch (error) {
     run.end();
     throw error;
   }
-  if (!response.body) {
-    run.end();
-    return response;
-  }
-  return new Response(untilEnd(response.body, run.end), {
-    status: response.status,
-    headers: response.headers,
-  });
-}
-
-/** The response body, ending the tracking when it is read to the end or cancelled. */
-function untilEnd(body: ReadableStream<Uint8Array>, end: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          end();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        end();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      end();
-      await reader.cancel(reason);
-    },
-  });
 }
 
 /**
@@ -112,7 +80,7 @@ export function frontendRoutes(app: Hono, ctx: RouteContext, modules: FrontendMo
     };
     app.post('/apps/:app/chat', async (c) => {
       const handler = await chatOf(c);
-      return tracked(ctx, c.req.raw, (request) => handler.chat(request));
+      return tracked(ctx, (options) => handler.chat(c.req.raw, options));
     });
     app.get('/apps/:app/chat/:id/stream', async (c) => {
       const handler = await chatOf(c);
@@ -134,7 +102,7 @@ export function frontendRoutes(app: Hono, ctx: RouteContext, modules: FrontendMo
         handlers.set(runner, handler);
       }
       const h = handler;
-      return tracked(ctx, c.req.raw, (request) => h(request));
+      return tracked(ctx, (options) => h(c.req.raw, options));
     });
   }
 }

@@ -43,6 +43,7 @@ import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
 import {
   builtInRedactor,
   guardrailsRedactor,
+  rememberingRedactor,
   type TextRedactor,
   type TraceContentCapture,
   traceContentFromEnv,
@@ -268,7 +269,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       typeof redaction === 'function'
         ? redaction
         : redaction
-          ? ((await guardrailsRedactor()) ?? builtInRedactor)
+          ? rememberingRedactor((await guardrailsRedactor()) ?? builtInRedactor)
           : undefined;
     tracing.store.configure({ redact, content: traceContent, prices: priceTable(options.modelPrices ?? {}) });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { payloadJson } from './model-payloads.js';
+import { LLM_REQUEST_ATTRIBUTE, payloadJson } from './model-payloads.js';
+import { InMemorySpanStore } from './span-store.js';
 
 describe('payloadJson', () => {
   it('cuts long payloads with a marker and leaves inline bytes out', () => {
@@ -34,5 +35,34 @@ describe('payloadJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(JSON.parse(payloadJson(cyclic))).toHaveProperty('unrecorded');
+  });
+});
+
+describe('InMemorySpanStore payloads', () => {
+  it('serializes and redacts a payload on first read, once, and never during the run', async () => {
+    const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
+    const store = new InMemorySpanStore();
+    store.configure({ redact: (text) => text.replaceAll('4111111111111111', '[CARD]') });
+    const provider = new BasicTracerProvider({ spanProcessors: [store] });
+    const span = provider.getTracer('t').startSpan('call_llm', {
+      attributes: { 'gcp.vertex.agent.session_id': 's1', 'gen_ai.operation.name': 'chat' },
+    });
+    span.end();
+    let calls = 0;
+    const seen: string[] = [];
+    store.subscribe((record) => seen.push(record.span_id));
+    store.annotateLatestModelCall('s1', {
+      [LLM_REQUEST_ATTRIBUTE]: () => {
+        calls += 1;
+        return payloadJson({ text: 'card 4111111111111111' });
+      },
+    });
+    expect(calls).toBe(0);
+    expect(seen).toHaveLength(1);
+    const [record] = store.sessionSpans('s1');
+    expect(record?.attributes[LLM_REQUEST_ATTRIBUTE]).toBe('{"text":"card [CARD]"}');
+    expect({ ...record?.attributes }[LLM_REQUEST_ATTRIBUTE]).toBe('{"text":"card [CARD]"}');
+    expect(calls).toBe(1);
+    await provider.shutdown();
   });
 });

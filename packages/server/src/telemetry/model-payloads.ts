@@ -92,15 +92,16 @@ function describeFailure(error: unknown): { code?: string; message: string } {
  * response (before any `afterModel` hook replaced it) on its `call_llm` span in the server's span
  * store, for the UI's Request/Response pane (a failed call: its request and the error). Registered first among the runner's plugins, so it
  * sees the model's own response; it never changes the run. Requests carry no credentials (those
- * live in the provider clients), and inline file bytes are left out.
+ * live in the provider clients), and inline file bytes are left out. They are serialized when first
+ * read, not during the run: the run treats requests and responses as immutable (it copies to change).
  */
 export function modelPayloadPlugin(store: InMemorySpanStore): Plugin {
   return {
     name: 'adk-server-model-payloads',
     afterModel({ context, request, response }) {
       store.annotateLatestModelCall(context.session.id, {
-        [LLM_REQUEST_ATTRIBUTE]: payloadJson(request),
-        [LLM_RESPONSE_ATTRIBUTE]: payloadJson(response),
+        [LLM_REQUEST_ATTRIBUTE]: () => payloadJson(request),
+        [LLM_RESPONSE_ATTRIBUTE]: () => payloadJson(response),
       });
     },
     // A failed call keeps its request too, and in place of a response what went wrong (the
@@ -108,8 +109,8 @@ export function modelPayloadPlugin(store: InMemorySpanStore): Plugin {
     onModelError({ context, request, error }) {
       const response = (error as { response?: unknown } | undefined)?.response;
       store.annotateLatestModelCall(context.session.id, {
-        [LLM_REQUEST_ATTRIBUTE]: payloadJson(request),
-        [LLM_RESPONSE_ATTRIBUTE]: payloadJson(response ?? { error: describeFailure(error) }),
+        [LLM_REQUEST_ATTRIBUTE]: () => payloadJson(request),
+        [LLM_RESPONSE_ATTRIBUTE]: () => payloadJson(response ?? { error: describeFailure(error) }),
       });
     },
   };

@@ -61,6 +61,24 @@ export const builtInRedactor: TextRedactor = (text) => {
   return out;
 };
 
+/**
+ * `redact` with its answers for short texts kept (a bounded map, oldest out first): span attributes
+ * repeat the same descriptions, arguments and results turn after turn, and each detector pass
+ * costs a scan of the text.
+ */
+export function rememberingRedactor(redact: TextRedactor, entries = 1024, longest = 4096): TextRedactor {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text.length > longest) return redact(text);
+    const hit = known.get(text);
+    if (hit !== undefined) return hit;
+    const masked = redact(text);
+    known.set(text, masked);
+    if (known.size > entries) known.delete(known.keys().next().value as string);
+    return masked;
+  };
+}
+
 interface PiiMatchLike {
   entity: string;
   start: number;

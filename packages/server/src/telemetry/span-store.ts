@@ -60,6 +60,8 @@ function nanos([seconds, nanoseconds]: [number, number]): number {
 export class InMemorySpanStore implements SpanProcessor {
   private readonly traces = new Map<string, SpanRecord[]>();
   private readonly sessions = new Map<string, Set<string>>();
+  /** The sessions each kept trace touched, so dropping a trace visits only those. */
+  private readonly traceSessions = new Map<string, Set<string>>();
   /** Latest finished model / tool span per session, waiting for the event it produced. */
   private readonly latest = new Map<string, { llm?: SpanRecord; tool?: SpanRecord }>();
   private readonly events = new Map<string, SpanRecord>();
@@ -210,6 +212,12 @@ export class InMemorySpanStore implements SpanProcessor {
         this.sessions.set(sessionId, ids);
       }
       ids.add(record.trace_id);
+      let touched = this.traceSessions.get(record.trace_id);
+      if (!touched) {
+        touched = new Set();
+        this.traceSessions.set(record.trace_id, touched);
+      }
+      touched.add(sessionId);
       if (isModelCallSpan(span)) this.slot(sessionId).llm = record;
       else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
     }
@@ -281,27 +289,55 @@ export class InMemorySpanStore implements SpanProcessor {
   private dropOldestTrace(): void {
     const oldest = this.traces.keys().next().value as string;
     this.traces.delete(oldest);
-    for (const [sessionId, ids] of this.sessions) {
+    for (const sessionId of this.traceSessions.get(oldest) ?? []) {
+      const ids = this.sessions.get(sessionId);
+      if (!ids) continue;
       ids.delete(oldest);
       if (ids.size === 0) {
         this.sessions.delete(sessionId);
         this.latest.delete(sessionId);
       }
     }
+    this.traceSessions.delete(oldest);
   }
 
   /**
    * Adds attributes (the model request and response) to the session's latest finished model-call
    * span. Called from an `afterModel` hook: the call's span has just ended, so it is the latest.
+   * A value given as a function is computed, and redacted, on first read (a trace view, the
+   * persistent writer's next batch), never on the run's path; it is read once and then kept.
    */
-  annotateLatestModelCall(sessionId: string, attributes: Record<string, string>): void {
+  annotateLatestModelCall(sessionId: string, attributes: Record<string, string | (() => string)>): void {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
     const redact = this.redact;
-    Object.assign(
-      record.attributes,
-      redact ? { ...attributes, ...redactAttributes(attributes, redact) } : attributes,
-    );
+    const target = record.attributes;
+    for (const [key, value] of Object.entries(attributes)) {
+      if (typeof value === 'string') {
+        target[key] = redact ? (redactAttributes({ [key]: value }, redact)[key] ?? value) : value;
+        continue;
+      }
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          let text: string;
+          try {
+            text = value();
+          } catch (error) {
+            text = JSON.stringify({ unrecorded: (error as Error).message });
+          }
+          const masked = redact ? (redactAttributes({ [key]: text }, redact)[key] ?? text) : text;
+          Object.defineProperty(target, key, {
+            configurable: true,
+            enumerable: true,
+            writable: true,
+            value: masked,
+          });
+          return masked;
+        },
+      });
+    }
     this.notify(record);
     this.payloads.push({ record, keys: Object.keys(attributes) });
     while (this.payloads.length > this.maxPayloads) {
