@@ -8,6 +8,7 @@ import type { Event } from '../events/event.js';
 import { type PriceTable, priceTable } from '../telemetry/pricing.js';
 import type { RunStore } from './run-store.js';
 
+/** Tokens and cost of a run's model calls (a run record's `usage`), or their sum over runs. */
 export interface RunUsage {
   /** Model calls that reported token usage. */
   modelCalls: number;
@@ -25,6 +26,7 @@ export interface RunUsage {
   unpricedCalls: number;
 }
 
+/** No model call: the start of a sum. */
 export const EMPTY_RUN_USAGE: Readonly<RunUsage> = Object.freeze({
   modelCalls: 0,
   inputTokens: 0,
@@ -92,6 +94,7 @@ function roundUsd(usd: number): number {
 export interface RunUsageTotals {
   /** Runs counted (those without usage, e.g. still running, add nothing). */
   runs: number;
+  /** The sum of their `usage`. */
   usage: RunUsage;
 }
 

@@ -12,6 +12,7 @@ export type ModelSpanNaming = 'adk' | 'latest';
 /** The span name core gives model calls (ADK's). */
 export const ADK_MODEL_SPAN_NAME = 'call_llm';
 
+/** How model-call spans are named, from `OTEL_SEMCONV_STABILITY_OPT_IN` (see above). */
 export function modelSpanNaming(env: NodeJS.ProcessEnv = process.env): ModelSpanNaming {
   const values = (env.OTEL_SEMCONV_STABILITY_OPT_IN ?? '').split(',').map((v) => v.trim());
   if (values.includes('gen_ai/dup')) return 'adk';
