@@ -15,10 +15,12 @@ import { guardrailsScenario } from './scenarios/guardrails.js';
 import { liveScenario } from './scenarios/live.js';
 import { longSession } from './scenarios/long-session.js';
 import { memory } from './scenarios/memory.js';
+import { memoryRecall } from './scenarios/memory-recall.js';
 import { persistentSessions } from './scenarios/persistent-sessions.js';
 import { providerPath } from './scenarios/provider-path.js';
 import { runsAtScale } from './scenarios/runs-at-scale.js';
 import { sandboxScenario } from './scenarios/sandbox.js';
+import { scorersScenario } from './scenarios/scorers.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
@@ -30,6 +32,7 @@ export const scenarios: Scenario[] = [
   longSession,
   concurrency,
   memory,
+  memoryRecall,
   persistentSessions,
   coldStart,
   providerPath,
@@ -46,6 +49,7 @@ export const scenarios: Scenario[] = [
   bundleSize,
   guardrailsScenario,
   tracesScenario,
+  scorersScenario,
 ];
 
 export interface BenchOptions {

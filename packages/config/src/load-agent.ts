@@ -2,11 +2,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
   AgentTool,
+  attachScorers,
   BaseAgent,
   type BaseAgentOptions,
   BaseTool,
   type Content,
   DEFAULT_ROUTE,
+  defineScorer,
   describeError,
   Edge,
   type EdgeItem,
@@ -19,12 +21,17 @@ import {
   LlmAgent,
   type LlmAgentOptions,
   LoopAgent,
+  llmJudgeScorer,
   loadArtifactsTool,
   loadMemoryTool,
   ModelBuiltInTool,
   ParallelAgent,
   type Part,
   preloadMemoryTool,
+  resolveModel,
+  type ScoreFunction,
+  type Scorer,
+  type ScorerTurn,
   SequentialAgent,
   type ToolUnion,
   urlContext,
@@ -59,6 +66,7 @@ import type {
   LlmAgentConfig,
   LoopAgentConfig,
   MemoryConfig,
+  ScorerConfig,
   ToolConfig,
   WorkflowConfig,
 } from './types.js';
@@ -225,7 +233,103 @@ class ConfigBuilder {
 
   async agentFromFile(file: string, loading: readonly string[]): Promise<BaseAgent> {
     const { source, config } = readSource(file);
-    return this.build(config, source, [...loading, file]);
+    const agent = await this.build(config, source, [...loading, file]);
+    const scorers = await this.scorers(config.scorers, source);
+    return scorers.length > 0 ? attachScorers(agent, scorers) : agent;
+  }
+
+  /**
+   * `scorers:` as Scorers: a code reference (a score function or a Scorer), an `@adk/eval` metric by
+   * name (`@adk/eval` must be installed), or a rubric for an LLM judge (`judge_model`).
+   */
+  private async scorers(configs: ScorerConfig[] | null | undefined, source: YamlSource): Promise<Scorer[]> {
+    const out: Scorer[] = [];
+    for (const [i, c] of (configs ?? []).entries()) {
+      const at: YamlPathSegment[] = ['scorers', i];
+      const kinds = (['code', 'metric', 'rubric'] as const).filter((k) => c[k] !== undefined);
+      if (kinds.length !== 1)
+        throw source.error(
+          at,
+          'exactly one of code (a function), metric (an eval metric name) or rubric (an LLM judge)',
+          kinds.length === 0 ? 'none' : kinds.join(' and '),
+        );
+      const common = {
+        ...(c.version !== undefined ? { version: c.version } : {}),
+        ...(c.sample_rate !== undefined ? { sampleRate: c.sample_rate } : {}),
+        ...(c.timeout_ms !== undefined ? { timeoutMs: c.timeout_ms } : {}),
+      };
+      let filter: ((turn: ScorerTurn) => boolean | Promise<boolean>) | undefined;
+      if (c.filter) {
+        const value = await this.codeValue(c.filter, source, [...at, 'filter']);
+        if (typeof value !== 'function' || isClass(value))
+          throw source.error(
+            [...at, 'filter', 'name'],
+            'a filter function of the turn',
+            describeValue(value),
+          );
+        filter = value as (turn: ScorerTurn) => boolean;
+      }
+      const withFilter = filter ? { ...common, filter } : common;
+      const judge = c.judge_model;
+      const make = (build: () => Scorer): Scorer => {
+        try {
+          return build();
+        } catch (error) {
+          throw source.error(at, 'a valid scorer', `an error: ${describeError(error)}`, error);
+        }
+      };
+      if (c.code) {
+        const value = await this.codeValue(c.code, source, [...at, 'code']);
+        if (isScorer(value)) {
+          out.push(value);
+          continue;
+        }
+        if (typeof value !== 'function' || isClass(value))
+          throw source.error([...at, 'code', 'name'], 'a score function or a Scorer', describeValue(value));
+        const name = c.name ?? c.code.name.split('.').at(-1) ?? 'scorer';
+        out.push(make(() => defineScorer({ ...withFilter, name, score: value as ScoreFunction })));
+      } else if (c.metric !== undefined) {
+        const metric = c.metric;
+        const evalPkg = await optionalPeer<typeof import('@adk/eval')>(
+          '@adk/eval',
+          source,
+          [...at, 'metric'],
+          'a metric scorer',
+        );
+        out.push(
+          make(() =>
+            evalPkg.metricScorer(metric, {
+              ...withFilter,
+              ...(c.name !== undefined ? { name: c.name } : {}),
+              ...(c.threshold !== undefined ? { criterion: { threshold: c.threshold } } : {}),
+              ...(judge ? { judge: resolveModel(judge) } : {}),
+            }),
+          ),
+        );
+      } else if (c.rubric !== undefined) {
+        if (!judge) throw source.error([...at, 'judge_model'], 'a judge model name for a rubric', 'nothing');
+        if (c.name === undefined) throw source.error([...at, 'name'], 'a scorer name', 'nothing');
+        const { name, rubric } = c;
+        out.push(
+          make(() =>
+            llmJudgeScorer({
+              ...withFilter,
+              name,
+              rubric,
+              model: resolveModel(judge),
+              ...(c.scale ? { scale: c.scale } : {}),
+            }),
+          ),
+        );
+      }
+    }
+    const names = new Set<string>();
+    for (const [i, scorer] of out.entries()) {
+      if (names.has(scorer.name))
+        throw source.error(['scorers', i, 'name'], 'a scorer name used once', JSON.stringify(scorer.name));
+      names.add(scorer.name);
+    }
+    return out;
   }
 
   private async build(
@@ -871,6 +975,18 @@ class ConfigBuilder {
   }
 }
 
+function isScorer(value: unknown): value is Scorer {
+  const v = value as Partial<Scorer> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.name === 'string' &&
+    typeof v.version === 'string' &&
+    typeof v.sampleRate === 'number' &&
+    typeof v.score === 'function'
+  );
+}
+
 async function optionalPeer<T>(
   pkg: string,
   source: YamlSource,
@@ -1081,6 +1197,31 @@ function memoryFrom(
       ...(recall.neighbours !== undefined ? { neighbours: recall.neighbours } : {}),
       ...(recall.min_score !== undefined ? { minScore: recall.min_score } : {}),
       ...(recall.kinds !== undefined ? { kinds: recall.kinds } : {}),
+    };
+  const observe = config.observe;
+  if (observe === true) memory.observe = {};
+  else if (observe && typeof observe === 'object')
+    memory.observe = {
+      ...(observe.model !== undefined ? { model: observe.model } : {}),
+      ...(observe.observe_at_tokens !== undefined ? { observeAtTokens: observe.observe_at_tokens } : {}),
+      ...(observe.keep_recent_tokens !== undefined ? { keepRecentTokens: observe.keep_recent_tokens } : {}),
+      ...(observe.reflect_at_tokens !== undefined ? { reflectAtTokens: observe.reflect_at_tokens } : {}),
+      ...(observe.min_chars !== undefined ? { minChars: observe.min_chars } : {}),
+      ...(observe.max_attempts !== undefined ? { maxAttempts: observe.max_attempts } : {}),
+      ...(observe.backoff_ms !== undefined ? { backoffMs: observe.backoff_ms } : {}),
+      ...(observe.max_backoff_ms !== undefined ? { maxBackoffMs: observe.max_backoff_ms } : {}),
+      ...(observe.instruction !== undefined ? { instruction: observe.instruction } : {}),
+      ...(observe.reflect_instruction !== undefined
+        ? { reflectInstruction: observe.reflect_instruction }
+        : {}),
+    };
+  const facts = config.facts;
+  if (facts === true) memory.facts = {};
+  else if (facts && typeof facts === 'object')
+    memory.facts = {
+      ...(facts.model !== undefined ? { model: facts.model } : {}),
+      ...(facts.context_facts !== undefined ? { contextFacts: facts.context_facts } : {}),
+      ...(facts.instruction !== undefined ? { instruction: facts.instruction } : {}),
     };
   return memory;
 }

@@ -81,4 +81,73 @@ describe('memory: in an LlmAgent config', () => {
       expect(String((caught as Error).message)).toContain('memory');
     }
   });
+
+  it('observe and facts: true for the defaults, or their settings; observe adds the recall tool', async () => {
+    const on = await loadAgentFromConfigText(
+      'name: a\ninstruction: x\nmemory:\n  observe: true\n  facts: true\n',
+    );
+    expect(on.memory).toEqual({ observe: {}, facts: {} });
+    expect(on.tools.map((t) => (t as { name: string }).name)).toEqual(['recall']);
+    const tuned = await loadAgentFromConfigText(
+      [
+        'name: a',
+        'instruction: x',
+        'memory:',
+        '  observe:',
+        '    model: gemini-2.5-flash',
+        '    observe_at_tokens: 8000',
+        '    keep_recent_tokens: 1000',
+        '    reflect_at_tokens: 12000',
+        '    min_chars: 40',
+        '    max_attempts: 2',
+        '    backoff_ms: 500',
+        '    max_backoff_ms: 60000',
+        '    instruction: Observe.',
+        '    reflect_instruction: Reflect.',
+        '  facts: { model: gemini-2.5-flash, context_facts: 10, instruction: Extract. }',
+      ].join('\n'),
+    );
+    expect(tuned.memory).toEqual({
+      observe: {
+        model: 'gemini-2.5-flash',
+        observeAtTokens: 8000,
+        keepRecentTokens: 1000,
+        reflectAtTokens: 12000,
+        minChars: 40,
+        maxAttempts: 2,
+        backoffMs: 500,
+        maxBackoffMs: 60000,
+        instruction: 'Observe.',
+        reflectInstruction: 'Reflect.',
+      },
+      facts: { model: 'gemini-2.5-flash', contextFacts: 10, instruction: 'Extract.' },
+    });
+    const off = await loadAgentFromConfigText('name: a\ninstruction: x\nmemory:\n  observe: false\n');
+    expect(off.memory).toEqual({});
+    expect(off.tools).toHaveLength(0);
+  });
+
+  it('malformed observe and facts settings are a typed error naming the path', () => {
+    for (const text of [
+      'name: a\ninstruction: x\nmemory:\n  observe: { observe_at_tokens: 0 }\n',
+      'name: a\ninstruction: x\nmemory:\n  observe: { observe_at_tokens: lots }\n',
+      'name: a\ninstruction: x\nmemory:\n  observe: { keep_recent_tokens: -5 }\n',
+      'name: a\ninstruction: x\nmemory:\n  observe: { max_attempts: 0 }\n',
+      'name: a\ninstruction: x\nmemory:\n  observe: { summarise: always }\n',
+      'name: a\ninstruction: x\nmemory:\n  observe: sometimes\n',
+      'name: a\ninstruction: x\nmemory:\n  facts: { context_facts: 2.5 }\n',
+      'name: a\ninstruction: x\nmemory:\n  facts: { model: "" }\n',
+      'name: a\ninstruction: x\nmemory:\n  facts: [all]\n',
+    ]) {
+      let caught: unknown;
+      try {
+        parseAgentConfig(text, 'bad.yaml');
+      } catch (error) {
+        caught = error;
+      }
+      expect(isAdkError(caught), text).toBe(true);
+      expect((caught as { code: string }).code).toBe('AGENT_CONFIG');
+      expect(String((caught as Error).message)).toContain('memory');
+    }
+  });
 });

@@ -18,6 +18,21 @@ export interface AgentRefConfig {
   code?: string | null;
 }
 
+/** A scorer on live traffic: exactly one of `code`, `metric` or `rubric`. */
+export interface ScorerConfig {
+  name?: string;
+  version?: string;
+  sample_rate?: number;
+  timeout_ms?: number;
+  filter?: CodeConfig;
+  code?: CodeConfig;
+  metric?: string;
+  threshold?: number;
+  rubric?: string;
+  judge_model?: string;
+  scale?: { min: number; max: number };
+}
+
 export interface ToolConfig {
   name: string;
   args?: Record<string, unknown> | null;
@@ -28,6 +43,7 @@ export interface BaseAgentConfig {
   name: string;
   description?: string;
   sub_agents?: AgentRefConfig[] | null;
+  scorers?: ScorerConfig[] | null;
   before_agent_callbacks?: CodeConfig[] | null;
   after_agent_callbacks?: CodeConfig[] | null;
   /** Custom agent classes may take more keys. */
@@ -81,6 +97,21 @@ export interface MemoryConfig {
     state_key?: string;
     update?: 'tool' | 'background';
   };
+  observe?:
+    | boolean
+    | {
+        model?: string;
+        observe_at_tokens?: number;
+        keep_recent_tokens?: number;
+        reflect_at_tokens?: number;
+        min_chars?: number;
+        max_attempts?: number;
+        backoff_ms?: number;
+        max_backoff_ms?: number;
+        instruction?: string;
+        reflect_instruction?: string;
+      };
+  facts?: boolean | { model?: string; context_facts?: number; instruction?: string };
 }
 
 export interface LoopAgentConfig extends BaseAgentConfig {

@@ -1,6 +1,7 @@
 export * from './agents/base-agent.js';
 export * from './agents/callback-context.js';
 export * from './agents/invocation-context.js';
+export * from './agents/live-config.js';
 export * from './agents/live-request-queue.js';
 export * from './agents/llm-agent.js';
 export * from './agents/parse-live-request.js';
@@ -16,6 +17,7 @@ export * from './auth/in-memory-credential-service.js';
 export { authorizationUri, createPkce, type OAuthEndpoints, oauthEndpoints } from './auth/oauth2.js';
 export * from './compat/google-adk.js';
 export * from './errors/errors.js';
+export * from './errors/live-errors.js';
 export * from './events/content.js';
 export * from './events/event.js';
 export * from './events/narrowing.js';
@@ -44,9 +46,9 @@ export {
   SET_MODEL_RESPONSE_FIELDS_INSTRUCTION,
   SET_MODEL_RESPONSE_VALUE_INSTRUCTION,
 } from './flow/output-schema.js';
+export { PauseSignatureError } from './flow/pause-signatures.js';
 export {
   PAUSE_SIGNATURES_KEY,
-  PauseSignatureError,
   PauseSigner,
   type PauseSigningOptions,
 } from './flow/pause-signing.js';
@@ -69,11 +71,35 @@ export {
   isGuardrailTripped,
   RETRACT_METADATA_KEY,
 } from './guardrails/guardrail.js';
+export * from './memory/agent-jobs.js';
 export * from './memory/agent-memory.js';
+export * from './memory/facts.js';
 export * from './memory/in-memory-memory-service.js';
+export * from './memory/job-host.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
 export * from './memory/memory-service.js';
+export {
+  checkObservations,
+  needsObservation,
+  OBSERVATION_ERROR_METADATA_KEY,
+  OBSERVATION_METADATA_KEY,
+  OBSERVATION_REFUSED,
+  OBSERVER_AUTHOR,
+  type ObservationFailure,
+  type ObservationOutcome,
+  type ObservationRecord,
+  type ObservationRefusal,
+  type ObserveEventsInput,
+  type ObserveOptions,
+  observationOf,
+  observeEvents,
+  observeMemoryJobHandler,
+  RECALL_TOOL_NAME,
+  recallTool,
+  transcriptLines,
+} from './memory/observe.js';
+export { observationsSettled } from './memory/observe-flow.js';
 export * from './memory/profile.js';
 export * from './models/capabilities.js';
 export * from './models/embedder.js';
@@ -100,6 +126,10 @@ export {
 } from './runs/run-manager.js';
 export * from './runs/run-store.js';
 export * from './runs/run-usage.js';
+export * from './scorers/score-alerts.js';
+export * from './scorers/score-store.js';
+export * from './scorers/scorer.js';
+export * from './scorers/scorers-plugin.js';
 export * from './sessions/apply-event.js';
 export * from './sessions/in-memory-session-service.js';
 export * from './sessions/session.js';

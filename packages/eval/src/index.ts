@@ -11,6 +11,7 @@ export * from './metrics/hallucinations.js';
 export { textOf, toolCallsOf, toolResponsesOf } from './metrics/invocation-utils.js';
 export { DEFAULT_JUDGE_MODEL_OPTIONS, majorityVote } from './metrics/judge.js';
 export type * from './metrics/metric.js';
+export * from './metrics/metric-scorer.js';
 export * from './metrics/registry.js';
 export * from './metrics/response-match.js';
 export * from './metrics/rouge.js';

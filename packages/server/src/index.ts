@@ -14,6 +14,7 @@ export { AppLoadError, ServerError, type ServerErrorCode } from './server/errors
 export { type ListeningAdkServer, type ListenOptions, listenAdkServer } from './server/listen.js';
 export { type AdkServerLogger, defaultLogger } from './server/logger.js';
 export type { ServerRunWorkerOptions } from './server/run-worker.js';
+export type { ServerScoringOptions } from './server/scoring.js';
 export { normalizeDatabaseUrl } from './server/stores.js';
 export {
   emitsLegacyGenAiNames,

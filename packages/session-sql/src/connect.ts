@@ -8,6 +8,7 @@ import { PgliteDialect, type PgliteLike, pgliteProtocol } from './dialects/pglit
 import { MAX_PREPARED_STATEMENTS } from './dialects/statement-names.js';
 import { markSharedServer } from './run-locks.js';
 import type { AnyKysely } from './sql-session-service.js';
+import { type ExtensibleSqliteDatabase, loadSqliteVec, locateSqliteVec } from './sqlite-vec.js';
 
 /** Where a database URL points. */
 export type DatabaseLocation =
@@ -49,17 +50,23 @@ export interface KyselyFromUrlOptions {
    * pooler that does not support them (PgBouncer before 1.21, or with `max_prepared_statements = 0`).
    */
   preparedStatements?: boolean;
+  /**
+   * SQLite: load the `sqlite-vec` extension when it is installed (default true), for vector search
+   * inside SQLite; without it vectors are scanned in JS.
+   */
+  sqliteVec?: boolean;
 }
 
 /** The connection options of a `fromUrl` call, apart from the service's own. */
 export function splitConnectionOptions<T extends KyselyFromUrlOptions>(
   options: T,
 ): { connection: KyselyFromUrlOptions; rest: Omit<T, keyof KyselyFromUrlOptions> } {
-  const { maxConnections, preparedStatements, ...rest } = options;
+  const { maxConnections, preparedStatements, sqliteVec, ...rest } = options;
   return {
     connection: {
       ...(maxConnections === undefined ? {} : { maxConnections }),
       ...(preparedStatements === undefined ? {} : { preparedStatements }),
+      ...(sqliteVec === undefined ? {} : { sqliteVec }),
     },
     rest,
   };
@@ -111,7 +118,11 @@ export async function kyselyFromUrl(url: string, options: KyselyFromUrlOptions =
       const { DatabaseSync } = await importDriver<typeof import('node:sqlite')>('node:sqlite', 'sqlite://');
       const file = location.path;
       if (file !== ':memory:') await mkdir(dirname(resolve(file)), { recursive: true });
-      const db = new DatabaseSync(file === ':memory:' ? file : resolve(file));
+      const vec = options.sqliteVec === false ? undefined : await locateSqliteVec();
+      const db = new DatabaseSync(file === ':memory:' ? file : resolve(file), {
+        ...(vec?.loaded ? { allowExtension: true } : {}),
+      });
+      if (vec?.loaded) loadSqliteVec(db as unknown as ExtensibleSqliteDatabase, vec);
       db.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
       if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
       return new Kysely<unknown>({ dialect: nodeSqliteDialect(db) });

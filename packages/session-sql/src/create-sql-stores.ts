@@ -3,8 +3,10 @@ import { detectFamily, type SqlFamily } from './dialects/flavor.js';
 import { migrateToLatest } from './schema/migrations.js';
 import { tablesFor } from './schema/tables.js';
 import { SqlArtifactService, type SqlArtifactServiceOptions } from './sql-artifact-service.js';
+import { SqlMemoryJobQueue } from './sql-memory-job-queue.js';
 import { SqlMemoryService, type SqlMemoryServiceOptions } from './sql-memory-service.js';
 import { SqlRunStore } from './sql-run-store.js';
+import { SqlScoreStore } from './sql-score-store.js';
 import { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 import { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';
 
@@ -24,6 +26,12 @@ export interface SqlStoresOptions extends KyselyFromUrlOptions {
   traces?: Omit<SqlTraceStoreOptions, 'db' | 'tablePrefix' | 'dialect' | 'migrate' | 'destroyOnClose'>;
   /** Run the migrations now (default true); false when a deploy step runs them. */
   migrate?: boolean;
+  /**
+   * Give the memory service a job outbox in the same database (`memoryJobs` below), so a Runner
+   * enqueues each committed turn for indexing and runs the jobs (default false; `@adk/server`
+   * turns it on).
+   */
+  memoryJobs?: boolean;
 }
 
 /** Sessions, artifacts and memory on one database connection. */
@@ -35,6 +43,10 @@ export interface SqlStores {
   runs: SqlRunStore;
   /** Finished spans and trace summaries, beside the sessions. */
   traces: SqlTraceStore;
+  /** The memory job outbox (also `memory.jobs`), with `memoryJobs: true`. */
+  memoryJobs: SqlMemoryJobQueue | undefined;
+  /** Scorer results (`ScorersPlugin`'s store), beside the sessions. */
+  scores: SqlScoreStore;
   /** The shared Kysely instance. */
   db: AnyKysely;
   family: SqlFamily;
@@ -62,17 +74,24 @@ export async function createSqlStores(
   }
   const shared = { db, tablePrefix, dialect: family, migrate: false, destroyOnClose: false } as const;
   const sessions = new SqlSessionService({ ...options.sessions, ...shared });
+  const memoryJobs = options.memoryJobs ? new SqlMemoryJobQueue(shared) : undefined;
   let closing: Promise<void> | undefined;
   return {
     sessions,
     artifacts: new SqlArtifactService({ ...options.artifacts, ...shared }),
-    memory: new SqlMemoryService({ ...options.memory, ...shared }),
+    memory: new SqlMemoryService({
+      ...options.memory,
+      ...(memoryJobs && !options.memory?.jobs ? { jobs: memoryJobs } : {}),
+      ...shared,
+    }),
+    memoryJobs,
     // Run takeover relies on the sessions' run locks: both follow the same setting.
     runs: new SqlRunStore({
       ...shared,
       ...(options.sessions?.runLocks === undefined ? {} : { runLocks: options.sessions.runLocks }),
     }),
     traces: new SqlTraceStore({ ...options.traces, ...shared }),
+    scores: new SqlScoreStore(shared),
     db,
     family,
     close() {

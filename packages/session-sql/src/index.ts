@@ -28,6 +28,7 @@ export {
   sessionMigrator,
 } from './schema/migrations.js';
 export { runMigrations, runTableFor } from './schema/run-migrations.js';
+export { scoreMigrations, scoreTablesFor } from './schema/score-migrations.js';
 export { storageMigrations } from './schema/storage-migrations.js';
 export { type StorageTables, storageTablesFor } from './schema/storage-tables.js';
 export { DEFAULT_TABLE_PREFIX, type Tables, tablesFor } from './schema/tables.js';
@@ -46,6 +47,7 @@ export {
   type SqlMemoryServiceOptions,
 } from './sql-memory-service.js';
 export { SqlRunStore, type SqlRunStoreOptions } from './sql-run-store.js';
+export { SqlScoreStore } from './sql-score-store.js';
 export { type AnyKysely, SqlSessionService, type SqlSessionServiceOptions } from './sql-session-service.js';
 export type { SqlStoreOptions } from './sql-store.js';
 export { SqlTraceStore, type SqlTraceStoreOptions } from './sql-trace-store.js';

@@ -164,8 +164,15 @@ for (const target of testDatabases()) {
         migrate: false,
       });
       const mode = await probe.vectorMode();
-      // PGlite 0.5, SQLite and a Postgres without the extension keep vectors as blobs.
-      expect(mode).toMatch(target.name === 'postgres' ? /^(pgvector|blob)$/ : /^blob$/);
+      // PGlite 0.5, SQLite and a Postgres without the extension keep vectors as blobs (SQLite
+      // ranks them with sqlite-vec when it is installed).
+      expect(mode).toMatch(
+        target.name === 'postgres'
+          ? /^(pgvector|blob)$/
+          : target.name === 'sqlite'
+            ? /^(sqlite-vec|blob)$/
+            : /^blob$/,
+      );
       await clear();
       await probe.addSessionToMemory(session('s1', ['the lighthouse keeper', 'zzz qqq', 'a red apple']));
       // No word matches, but the letters of "lighthouses" are closest to the first entry.

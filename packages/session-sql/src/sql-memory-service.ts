@@ -59,6 +59,11 @@ export interface SqlMemoryServiceOptions extends SqlStoreOptions {
   embeddings?: MemoryEmbeddings;
   /** Query embeddings kept in a bounded LRU (default 1000; 0 turns the cache off). */
   queryCacheSize?: number;
+  /**
+   * SQLite: rank vectors with the `sqlite-vec` extension when the connection has it loaded
+   * (default true; `kyselyFromUrl` loads it when installed); false scans the blobs in JS.
+   */
+  sqliteVec?: boolean;
   /** A job outbox the Runner enqueues each committed turn to (e.g. `SqlMemoryJobQueue`). */
   jobs?: MemoryJobQueue;
 }
@@ -139,7 +144,10 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return (await this.vectorMode()) !== 'none';
   }
 
-  /** How vectors are stored and searched: `'pgvector'` (HNSW), `'blob'` (exact scan in JS) or `'none'`. */
+  /**
+   * How vectors are stored and searched: `'pgvector'` (HNSW), `'sqlite-vec'` (Float32 blobs ranked
+   * by the extension inside SQLite), `'blob'` (Float32 blobs scanned exactly in JS) or `'none'`.
+   */
   async vectorMode(): Promise<VectorMode> {
     if (!this.options.embeddings) return 'none';
     await this.ready();
@@ -238,7 +246,8 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
         content: memory.content,
         text,
         sourceEventIds: memory.eventIds ?? [],
-        validFrom: memory.validFrom ?? null,
+        // A whole ms: the column is a bigint (event timestamps carry µs fractions).
+        validFrom: memory.validFrom == null ? null : Math.floor(memory.validFrom),
         supersedes: memory.supersedes ?? null,
         keywords: memory.keywords ?? extractKeywords(text),
         contentKey: key,
@@ -323,11 +332,12 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
           ];
           const vector = embeddings?.[start + i];
           if (mode === 'pgvector') v.push(vector ? sql`${vectorLiteral(vector)}::vector` : sql`null`);
-          if (mode === 'blob') v.push(vector ? sql`${float32Blob(vector)}` : sql`null`);
+          if (mode === 'blob' || mode === 'sqlite-vec')
+            v.push(vector ? sql`${float32Blob(vector)}` : sql`null`);
           return sql`(${sql.join(v)})`;
         });
         const vectorColumn =
-          mode === 'pgvector' ? sql`, embedding` : mode === 'blob' ? sql`, vector_blob` : sql``;
+          mode === 'pgvector' ? sql`, embedding` : mode === 'none' ? sql`` : sql`, vector_blob`;
         await sql`insert into ${this.entries} (app_name, user_id, session_id, event_id, kind, author, "timestamp",
             content, search_text, source_event_ids, valid_from, supersedes, keywords, content_key, custom_metadata${vectorColumn})
           values ${sql.join(values)}
@@ -359,7 +369,9 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       const vectorRows =
         mode === 'pgvector'
           ? await this.nearest(params, candidates)
-          : await this.nearestByScan(params, candidates);
+          : mode === 'sqlite-vec'
+            ? await this.nearestInSqlite(params, candidates)
+            : await this.nearestByScan(params, candidates);
       const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
       for (const [ranker, ranking] of [
         ['fullText', textRows],
@@ -413,27 +425,33 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     const range = params.timeRange;
     if (range?.from !== undefined) where.push(sql`e."timestamp" >= ${this.f.time(microsFromMs(range.from))}`);
     if (range?.to !== undefined) where.push(sql`e."timestamp" <= ${this.f.time(microsFromMs(range.to))}`);
-    where.push(sql`not exists (select 1 from ${this.entries} as s where s.app_name = e.app_name
-      and s.user_id = e.user_id and s.supersedes = e.event_id and s.kind = 'fact')`);
+    // Uncorrelated, so it is computed once per query (a correlated `not exists` became a nested
+    // loop over the user's entries per row on Postgres: quadratic in the user's history).
+    where.push(sql`e.event_id not in (select s.supersedes from ${this.entries} as s
+      where s.app_name = ${params.appName} and s.user_id = ${params.userId} and s.kind = 'fact'
+      and s.supersedes is not null)`);
     return sql.join(where, sql` and `);
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {
-    if (this.family === 'postgres') {
-      const { rows } = await sql<EntryRow>`
-        select ${this.columns()}, ts_rank(e.search_vector, q.query)::float8 as score
-        from ${this.entries} as e, (select to_tsquery('simple'::regconfig, ${tsQuery(terms)}) as query) as q
-        where ${this.filters(params)} and e.search_vector @@ q.query
-        order by score desc, e."timestamp" desc, e.id desc
-        limit ${limit}`.execute(this.db);
-      return rows;
-    }
+    // The ranking picks ids and scores; only the winners' columns are read (reading them for every
+    // match made a search grow with the number of matching entries).
+    const ranked =
+      this.family === 'postgres'
+        ? sql`select e.id, ts_rank(e.search_vector, q.query)::float8 as score
+          from ${this.entries} as e, (select to_tsquery('simple'::regconfig, ${tsQuery(terms)}) as query) as q
+          where ${this.filters(params)} and e.search_vector @@ q.query
+          order by score desc, e."timestamp" desc, e.id desc
+          limit ${limit}`
+        : sql`select e.id, -bm25(${this.fts}) as score
+          from ${this.fts} join ${this.entries} as e on e.id = ${this.fts}.rowid
+          where ${this.fts} match ${ftsQuery(terms)} and ${this.filters(params)}
+          order by bm25(${this.fts}), e."timestamp" desc, e.id desc
+          limit ${limit}`;
     const { rows } = await sql<EntryRow>`
-      select ${this.columns()}, -bm25(${this.fts}) as score
-      from ${this.fts} join ${this.entries} as e on e.id = ${this.fts}.rowid
-      where ${this.fts} match ${ftsQuery(terms)} and ${this.filters(params)}
-      order by bm25(${this.fts}), e."timestamp" desc, e.id desc
-      limit ${limit}`.execute(this.db);
+      select ${this.columns()}, r.score as score
+      from (${ranked}) as r join ${this.entries} as e on e.id = r.id
+      order by r.score desc, e."timestamp" desc, e.id desc`.execute(this.db);
     return rows;
   }
 
@@ -446,6 +464,22 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       where ${this.filters(params)} and e.embedding is not null
       order by e.embedding <=> ${vectorLiteral(vector)}::vector
       limit ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  /** Exact cosine ranking of the user's Float32 blobs by `sqlite-vec`, inside SQLite. */
+  private async nearestInSqlite(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
+    const vector = await this.embedQuery(params);
+    if (!vector) return [];
+    const query = float32Blob(vector);
+    const { rows } = await sql<EntryRow>`
+      select ${this.columns()}, 1 - r.distance as score
+      from (select e.id, vec_distance_cosine(e.vector_blob, ${query}) as distance
+        from ${this.entries} as e
+        where ${this.filters(params)} and e.vector_blob is not null and length(e.vector_blob) = ${query.byteLength}
+        order by distance, e.id
+        limit ${limit}) as r join ${this.entries} as e on e.id = r.id
+      order by r.distance, e.id`.execute(this.db);
     return rows;
   }
 
@@ -553,7 +587,21 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   /** pgvector's column and HNSW index when the extension can be used; Float32 blobs otherwise. */
   private async prepareVectors(): Promise<VectorMode> {
     const embeddings = this.options.embeddings as MemoryEmbeddings;
-    if (this.family !== 'postgres') return 'blob';
+    if (this.family !== 'postgres') {
+      // sqlite-vec is loaded per connection by kyselyFromUrl when installed (see sqlite-vec.ts).
+      if (this.options.sqliteVec === false) return 'blob';
+      try {
+        await sql`select vec_version() as v`.execute(this.db);
+        return 'sqlite-vec';
+      } catch {
+        return 'blob';
+      }
+    }
+    // pgvector only where the server has it: creating the extension is tried only then (it may
+    // still fail without the privilege), and any failure falls back to Float32 blobs.
+    const { rows: available } = await sql<{ name: string }>`
+      select name from pg_available_extensions where name = 'vector'`.execute(this.db);
+    if (available.length === 0) return 'blob';
     try {
       await sql`create extension if not exists vector`.execute(this.db);
     } catch {
@@ -581,7 +629,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 }
 
-export type VectorMode = 'pgvector' | 'blob' | 'none';
+export type VectorMode = 'pgvector' | 'sqlite-vec' | 'blob' | 'none';
 
 interface NewRow {
   id: string;

@@ -38,6 +38,10 @@ const baseAgentProperties: Json = {
     title: 'Description',
   },
   sub_agents: listOf('AgentRefConfig', 'Optional. The sub-agents of the agent.'),
+  scorers: listOf(
+    'ScorerConfig',
+    'Optional. Scorers on live traffic for the turns this agent runs as the root agent (ScorersPlugin of @adk/core; docs/decisions/0057-scorers-on-live-traffic.md).',
+  ),
   before_agent_callbacks: listOf('CodeConfig', codeRefDescription('before_agent_callbacks')),
   after_agent_callbacks: listOf('CodeConfig', codeRefDescription('after_agent_callbacks')),
 };
@@ -99,6 +103,73 @@ const memoryConfig: Json = {
           description: 'update_profile tool (default) or the profile job.',
         },
       },
+    },
+    observe: {
+      description:
+        "Observations: older history replaced by dated, prioritised bullets written by an observer model (adds the recall tool). true for the defaults (the agent's model), or its settings.",
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            model: { type: 'string', minLength: 1, description: "Observer model (default: the agent's)." },
+            observe_at_tokens: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Observe once the unobserved history holds this many tokens (default 30000).',
+            },
+            keep_recent_tokens: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Newest history kept as it is (default a fifth of observe_at_tokens).',
+            },
+            reflect_at_tokens: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Reflect once the observations hold this many tokens (default 40000).',
+            },
+            min_chars: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Shorter output is refused (default 20).',
+            },
+            max_attempts: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Model calls per observation or reflection (default 3).',
+            },
+            backoff_ms: { type: 'integer', minimum: 0, description: 'Back-off base in ms (default 1000).' },
+            max_backoff_ms: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Back-off cap in ms (default 600000).',
+            },
+            instruction: { type: 'string', description: 'System instruction of the observer.' },
+            reflect_instruction: { type: 'string', description: 'System instruction of the reflector.' },
+          },
+        },
+      ],
+    },
+    facts: {
+      description:
+        "Facts extracted after each turn by the 'facts' memory job (one model call a turn). true for the defaults, or its settings.",
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            model: { type: 'string', minLength: 1, description: 'Extraction model.' },
+            context_facts: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Current facts shown to the extractor (default 20).',
+            },
+            instruction: { type: 'string', description: 'System instruction of the extractor.' },
+          },
+        },
+      ],
     },
   },
 };
@@ -215,6 +286,68 @@ export const agentConfigJsonSchema = {
       properties: { name: nullable({ type: 'string' }), value: { title: 'Value' } },
       required: ['value'],
       title: 'ArgumentConfig',
+    },
+    ScorerConfig: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'A scorer: exactly one of `code` (a function of the turn, or a Scorer), `metric` (an @adk/eval metric by name) or `rubric` (an LLM judge).',
+      properties: {
+        name: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+          description: 'The scorer name (default: the metric name).',
+        },
+        version: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 64,
+          description: "Stored with each result (default '1').",
+        },
+        sample_rate: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description: 'Share of turns scored (default 1).',
+        },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          description: 'A longer run is a failed score (default 30000).',
+        },
+        filter: {
+          ...ref('CodeConfig'),
+          description: 'A function of the turn: only turns it returns true for are scored.',
+        },
+        code: {
+          ...ref('CodeConfig'),
+          description: 'A score function `(turn) => number | { score, reason }`, or a Scorer.',
+        },
+        metric: {
+          type: 'string',
+          minLength: 1,
+          description: 'An @adk/eval metric by name (e.g. safety_v1).',
+        },
+        threshold: { type: 'number', description: "The metric's criterion threshold (default 0.5)." },
+        rubric: {
+          type: 'string',
+          minLength: 1,
+          description: 'An LLM judge grades each turn against this rubric.',
+        },
+        judge_model: {
+          type: 'string',
+          minLength: 1,
+          description: 'The judge model name (rubric and judged metrics).',
+        },
+        scale: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { min: { type: 'number' }, max: { type: 'number' } },
+          required: ['min', 'max'],
+          description: "The judge's score scale (default 0..1).",
+        },
+      },
+      title: 'ScorerConfig',
     },
     CodeConfig: {
       type: 'object',

@@ -7,7 +7,8 @@ import type { InstructionProvider } from '../flow/instructions.js';
 import { runLlmFlow } from '../flow/llm-flow.js';
 import type { Guardrail, GuardrailStreaming } from '../guardrails/guardrail.js';
 import type { AgentMemoryOptions } from '../memory/agent-memory.js';
-import { updateProfileTool } from '../memory/profile.js';
+import { updateProfileTool } from '../memory/profile-tool.js';
+import { recallTool } from '../memory/recall-tool.js';
 import type { GenerateConfig, Llm } from '../models/llm.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import type { State } from '../sessions/state.js';
@@ -119,6 +120,7 @@ export class LlmAgent<
     this.tools = options.tools ?? [];
     if (options.memory?.profile && options.memory.profile.update !== 'background')
       this.tools = [...this.tools, updateProfileTool(options.memory.profile)];
+    if (options.memory?.observe) this.tools = [...this.tools, recallTool()];
     this.generateConfig = options.generateConfig ?? options.generateContentConfig;
     this.outputKey = options.outputKey;
     this.outputSchema = options.outputSchema;

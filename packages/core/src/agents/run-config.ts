@@ -15,12 +15,6 @@ export interface LiveReconnectConfig {
   maxDelayMs?: number;
 }
 
-export const DEFAULT_LIVE_RECONNECT: Required<LiveReconnectConfig> = {
-  maxAttempts: 3,
-  initialDelayMs: 250,
-  maxDelayMs: 4000,
-};
-
 export interface RunConfig {
   /** Stream partial text/thought chunks as partial events before each aggregated event. */
   streaming?: boolean;
@@ -58,27 +52,3 @@ export interface RunConfig {
 }
 
 export const DEFAULT_MAX_LLM_CALLS = 500;
-
-/**
- * The live session settings of a run: the agent's `generateConfig.live` (and the run's
- * `generateConfig.live`), overridden by the run config's live fields.
- */
-export function liveConnectConfig(
-  runConfig: RunConfig,
-  base: LiveConnectConfig | undefined,
-): LiveConnectConfig {
-  const live: LiveConnectConfig = { ...base };
-  if (runConfig.responseModalities) live.responseModalities = runConfig.responseModalities;
-  if (runConfig.speechConfig) live.speechConfig = runConfig.speechConfig;
-  if (runConfig.inputAudioTranscription !== undefined)
-    live.inputAudioTranscription = runConfig.inputAudioTranscription !== false;
-  if (runConfig.outputAudioTranscription !== undefined)
-    live.outputAudioTranscription = runConfig.outputAudioTranscription !== false;
-  if (runConfig.realtimeInputConfig) live.realtimeInputConfig = runConfig.realtimeInputConfig;
-  if (runConfig.proactivity) live.proactivity = runConfig.proactivity;
-  if (runConfig.enableAffectiveDialog !== undefined)
-    live.enableAffectiveDialog = runConfig.enableAffectiveDialog;
-  if (runConfig.contextWindowCompression) live.contextWindowCompression = runConfig.contextWindowCompression;
-  if (runConfig.sessionResumption) live.sessionResumption = runConfig.sessionResumption;
-  return live;
-}

@@ -43,6 +43,12 @@ export type AdkErrorCode =
   | 'UPSTREAM'
   | 'GUARDRAIL_TRIPPED'
   | 'MAX_TOOL_ROUNDS_EXCEEDED'
+  // memory (observations, facts)
+  | 'MEMORY_OBSERVATION_REFUSED'
+  | 'MEMORY_FACTS_MALFORMED'
+  // scorers on live traffic
+  | 'SCORER_TIMEOUT'
+  | 'SCORER_OUTPUT'
   // @adk/session-sql
   | 'CREDENTIAL_KEY'
   // @adk/mcp
@@ -142,6 +148,10 @@ export const ADK_ERROR_CODES: readonly AdkErrorCode[] = [
   'UPSTREAM',
   'GUARDRAIL_TRIPPED',
   'MAX_TOOL_ROUNDS_EXCEEDED',
+  'MEMORY_OBSERVATION_REFUSED',
+  'MEMORY_FACTS_MALFORMED',
+  'SCORER_TIMEOUT',
+  'SCORER_OUTPUT',
   'CREDENTIAL_KEY',
   'MCP_CONNECTION',
   'MCP_REQUEST',
@@ -350,31 +360,6 @@ export class ToolError extends AdkError {
 export class LlmCallLimitError extends AdkError {
   constructor(limit: number) {
     super('LLM_CALL_LIMIT', `The invocation exceeded maxLlmCalls (${limit})`, { details: { limit } });
-  }
-}
-
-/** WebSocket close codes after which a live session is reconnected: abnormal closure, server error, service restart. */
-export const RECOVERABLE_LIVE_CLOSE_CODES: readonly number[] = [1006, 1011, 1012];
-
-/**
- * A live connection closed abnormally (thrown from `LlmConnection.receive()` or a send). `closeCode`
- * is the WebSocket close code; `recoverable` says whether the live flow reconnects (by default for
- * 1006, 1011 and 1012).
- */
-export class LiveConnectionClosedError extends AdkError {
-  readonly closeCode: number;
-  readonly reason: string | undefined;
-  readonly recoverable: boolean;
-
-  constructor(closeCode: number, reason?: string, options: AdkErrorOptions & { recoverable?: boolean } = {}) {
-    super(
-      'LIVE_CONNECTION_CLOSED',
-      `The live connection closed with code ${closeCode}${reason ? `: ${reason}` : ''}`,
-      { ...options, details: { closeCode, ...(reason ? { reason } : {}), ...options.details } },
-    );
-    this.closeCode = closeCode;
-    this.reason = reason;
-    this.recoverable = options.recoverable ?? RECOVERABLE_LIVE_CLOSE_CODES.includes(closeCode);
   }
 }
 

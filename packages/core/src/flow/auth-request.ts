@@ -6,35 +6,9 @@ import { type Event, eventFunctionCalls } from '../events/event.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import { isPlainObject } from '../utils/json.js';
 import { REQUEST_CREDENTIAL } from './confirmation.js';
-import {
-  answeredQuestions,
-  answersIn,
-  invocationUserEventIndex,
-  type PauseRequest,
-  pauseEvent,
-} from './pause.js';
+import { answeredQuestions, answersIn, invocationUserEventIndex } from './pause.js';
 
-/**
- * After a response event whose calls requested credentials: one event with an
- * `adk_request_credential` call per such call (args `{ functionCallId, authConfig }`, as in ADK),
- * marked long-running so the invocation pauses. The client answers with a function response for
- * that call whose response is the completed auth config.
- */
-export function authRequestEvent(
-  ctx: InvocationContext,
-  calls: FunctionCall[],
-  responseEvent: Event,
-): Event | undefined {
-  const requested = responseEvent.actions.requestedAuthConfigs;
-  if (!requested) return undefined;
-  const requests: PauseRequest[] = [];
-  for (const call of calls) {
-    const config = requested[call.id];
-    if (!config) continue;
-    requests.push({ name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: config } });
-  }
-  return pauseEvent({ invocationId: ctx.invocationId, author: ctx.agent.name, branch: ctx.branch }, requests);
-}
+export { authRequestEvent } from './credential-requests.js';
 
 /** The auth config in a client's answer: the response itself (ADK), or under `authConfig`. */
 function answerOf(response: Record<string, unknown>): AuthConfig | undefined {

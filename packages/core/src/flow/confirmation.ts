@@ -1,7 +1,6 @@
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { FunctionCall } from '../events/content.js';
 import { type Event, eventFunctionResponses, type ToolConfirmation } from '../events/event.js';
-import { eventSchemas } from '../events/schemas.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import { originalCallOf } from './original-call.js';
 import {
@@ -53,6 +52,24 @@ export interface ConfirmedCall {
 }
 
 /**
+ * A confirmation answer as the event schema's `toolConfirmation` reads it (zod's result: the known
+ * keys the answer has, in the schema's order), checked by hand so that the agent loop does not
+ * load the event schemas; undefined when the answer does not have that shape.
+ */
+function toolConfirmationOf(response: unknown): ToolConfirmation | undefined {
+  if (typeof response !== 'object' || response === null || Array.isArray(response)) return undefined;
+  const answer = response as Record<string, unknown>;
+  const { hint, confirmed } = answer;
+  if (typeof confirmed !== 'boolean') return undefined;
+  if (hint !== undefined && typeof hint !== 'string') return undefined;
+  return {
+    ...('hint' in answer ? { hint } : {}),
+    confirmed,
+    ...('payload' in answer ? { payload: answer.payload } : {}),
+  } as ToolConfirmation;
+}
+
+/**
  * The calls the user has just confirmed or rejected: the latest user event's responses to
  * `adk_request_confirmation`, matched with the original calls they were asked for.
  */
@@ -63,10 +80,11 @@ export function pendingConfirmations(ctx: InvocationContext): ConfirmedCall[] {
   if (!last) return [];
   // Checked once per invocation: nothing is allocated unless the message answers a request.
   if (!last.content?.parts.some((p) => p.functionResponse)) return [];
-  const answers = answersIn(last.content, REQUEST_CONFIRMATION, (response): ToolConfirmation => {
-    const parsed = eventSchemas().toolConfirmation.safeParse(response);
-    return parsed.success ? parsed.data : { confirmed: false, payload: response };
-  });
+  const answers = answersIn(
+    last.content,
+    REQUEST_CONFIRMATION,
+    (response): ToolConfirmation => toolConfirmationOf(response) ?? { confirmed: false, payload: response },
+  );
   if (answers.size === 0) return [];
   const out: ConfirmedCall[] = [];
   for (const { call, answer } of answeredQuestions(events, lastIndex, REQUEST_CONFIRMATION, answers)) {

@@ -11,7 +11,7 @@ import {
   type ToolConfirmation,
 } from '../events/event.js';
 import { GUARDRAILS_METADATA_KEY, type GuardrailRecord } from '../guardrails/guardrail.js';
-import { checkToolResult } from '../guardrails/run-guardrails.js';
+import { checkToolResult } from '../guardrails/load.js';
 import type { AgentHooks } from '../plugins/plugin.js';
 import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';

@@ -2,17 +2,17 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import { firstResult } from '../agents/base-agent.js';
 import type { CallbackContext } from '../agents/callback-context.js';
 import { InvocationContext } from '../agents/invocation-context.js';
+import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/live-config.js';
 import { type LiveRequest, LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { LlmAgent } from '../agents/llm-agent.js';
-import { DEFAULT_LIVE_RECONNECT, liveConnectConfig } from '../agents/run-config.js';
 import {
   CancelledError,
   ConfigError,
   describeError,
   isAdkError,
-  LiveConnectionClosedError,
   LiveNotSupportedError,
 } from '../errors/errors.js';
+import { LiveConnectionClosedError } from '../errors/live-errors.js';
 import type { Content, FunctionCall, FunctionResponseScheduling, Part } from '../events/content.js';
 import { createEvent, type Event, type EventActions, eventFunctionCalls } from '../events/event.js';
 import {

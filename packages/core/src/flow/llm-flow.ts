@@ -23,16 +23,16 @@ import {
   type ToolConfirmation,
 } from '../events/event.js';
 import { RETRACT_METADATA_KEY } from '../guardrails/guardrail.js';
-import { buffersStream, checkModelResponse } from '../guardrails/run-guardrails.js';
-import { profileInstruction } from '../memory/profile.js';
+import { buffersStream } from '../guardrails/guardrails-of.js';
+import { checkModelResponse } from '../guardrails/load.js';
+import { loadProfile } from '../memory/profile-tool.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';
 import { resolveModel } from '../models/registry.js';
-import { interruptedResponses, unansweredCalls } from '../runs/recovery.js';
 import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
-import { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool } from '../tools/set-model-response-tool.js';
+import type { SetModelResponseTool } from '../tools/set-model-response-tool.js';
 import { isToolset } from '../tools/toolset.js';
 import { newFunctionCallId } from '../utils/ids.js';
 import { tryParseJson } from '../utils/json.js';
@@ -43,21 +43,13 @@ import {
   identityInstruction,
   insertBeforeLastUserRun,
 } from './adk-prompts.js';
-import { authRequestEvent, pendingAuthResponses } from './auth-request.js';
 import type { CompressionResult, ContextCompressor } from './compression.js';
 import { confirmationRequestEvent, pendingConfirmations } from './confirmation.js';
 import { buildContents } from './contents.js';
+import { authRequestEvent, hasAuthResponses, loadAuthAnswers } from './credential-requests.js';
 import { executeFunctionCalls } from './functions.js';
 import type { InstructionProvider } from './instructions.js';
 import { resolveInstruction } from './instructions.js';
-import { modelRetryDelay, modelRetryEvent, waitForRetry } from './model-retry.js';
-import {
-  outputSchemaPlan,
-  responseSchemaInConfig,
-  setModelResponseInstruction,
-  structuredResponseEvent,
-  toolRoundsExceededEvent,
-} from './output-schema.js';
 import { TransferToAgentTool, transferInstruction, transferTargets } from './transfer.js';
 
 /** Whether ADK would use an instruction: a function, or a non-empty template. */
@@ -126,7 +118,8 @@ export async function buildRequest(
   if (root instanceof LlmAgentClass && hasInstruction(root.globalInstruction))
     sections.push((await resolveInstruction(root.globalInstruction, readonly)) ?? '');
   if (agent.staticInstruction) sections.push(agent.staticInstruction);
-  if (agent.memory?.profile) sections.push(profileInstruction(agent.memory.profile, ctx.session.state));
+  if (agent.memory?.profile)
+    sections.push((await loadProfile()).profileInstruction(agent.memory.profile, ctx.session.state));
   let dynamicInstruction: Content | undefined;
   if (hasInstruction(agent.instruction)) {
     const instruction = (await resolveInstruction(agent.instruction, readonly)) ?? '';
@@ -137,10 +130,11 @@ export async function buildRequest(
   if (agent.outputSchema) {
     // As adk-python 2.x: with the set_model_response tool (see output-schema.ts) its instruction,
     // else the schema in the config when there are no tools or the model takes both.
-    const setModelResponse = tools.byName.get(SET_MODEL_RESPONSE_TOOL_NAME);
-    if (setModelResponse instanceof SetModelResponseTool)
-      sections.push(setModelResponseInstruction(setModelResponse));
-    else if (responseSchemaInConfig(agent, ctx)) {
+    const outputSchema = await loadOutputSchema();
+    const setModelResponse = tools.byName.get(outputSchema.SET_MODEL_RESPONSE_TOOL_NAME);
+    if (setModelResponse instanceof outputSchema.SetModelResponseTool)
+      sections.push(outputSchema.setModelResponseInstruction(setModelResponse));
+    else if (outputSchema.responseSchemaInConfig(agent, ctx)) {
       config.responseSchema = zodToJsonSchema(agent.outputSchema);
       config.responseMimeType = 'application/json';
     }
@@ -262,11 +256,12 @@ async function* callModel(
         // and record it, instead of failing the run.
         // An on-model-error handler (a fallback plugin, a callback) owns retries when there is one.
         const owned = hooks.onModelError.length > 0 || ctx.pluginManager.implements('onModelError');
-        const delay = ctx.signal.aborted || owned ? undefined : modelRetryDelay(ctx, error, attempt);
-        if (delay === undefined) throw error;
+        const retry = ctx.signal.aborted || owned ? undefined : await loadModelRetry();
+        const delay = retry?.modelRetryDelay(ctx, error, attempt);
+        if (retry === undefined || delay === undefined) throw error;
         final = undefined;
-        yield modelRetryEvent(ctx, error, attempt, delay);
-        await waitForRetry(delay, ctx.signal);
+        yield retry.modelRetryEvent(ctx, error, attempt, delay);
+        await retry.waitForRetry(delay, ctx.signal);
       }
     }
     if (ctx.signal.aborted) throw new CancelledError();
@@ -363,15 +358,19 @@ async function* step(
   result: StepResult,
 ): AsyncGenerator<Event, void, undefined> {
   const tools = cachedTools(agent) ?? (await resolveTools(agent, ctx));
+  // Observations a background pass finished are committed before the history is built.
+  if (agent.memory?.observe)
+    yield* (await loadObserve()).observeBeforeRequest(agent.memory.observe, ctx, agent.canonicalModel);
   // Without compressors there is nothing to yield: skip the generator (a per-step cost).
   const compression: CompressionExtras = {};
   const contents =
     (agent.contextCompression ?? ctx.contextCompression ?? []).length === 0
       ? buildContents(ctx, agent.name, agent.includeContents)
       : yield* compressedContents(agent, ctx, compression);
-  const plan = agent.outputSchema ? outputSchemaPlan(agent, ctx) : undefined;
+  const outputSchema = agent.outputSchema ? await loadOutputSchema() : undefined;
+  const plan = outputSchema?.outputSchemaPlan(agent, ctx);
   if (plan?.kind === 'exceeded') {
-    yield toolRoundsExceededEvent(agent, ctx, plan.rounds);
+    yield (outputSchema as OutputSchemaModule).toolRoundsExceededEvent(agent, ctx, plan.rounds);
     ctx.endInvocation();
     result.done = true;
     return;
@@ -386,7 +385,7 @@ async function* step(
       compression.providerOptions,
       request.config.providerOptions,
     );
-  if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: SET_MODEL_RESPONSE_TOOL_NAME };
+  if (plan?.kind === 'tool' && plan.only) request.config.toolChoice = { name: plan.tool.name };
   const memory = agent.memory?.recall ? await loadAgentMemory() : undefined;
   const recalled =
     memory && agent.memory?.recall
@@ -488,7 +487,10 @@ async function* runCallsAndFollowUp(
   if (confirmation) yield confirmation;
   if (authRequest) yield authRequest;
   // set_model_response answered with a validated value: that value is the agent's final answer.
-  const structured = responseEvent && structuredResponseEvent(agent, ctx, responseEvent);
+  const structured =
+    responseEvent?.actions.setModelResponse !== undefined
+      ? (await loadOutputSchema()).structuredResponseEvent(agent, ctx, responseEvent)
+      : undefined;
   if (structured) {
     applyOutput(agent, structured);
     yield structured;
@@ -535,7 +537,7 @@ export async function* runLlmFlow(
     if (stop || ctx.ended) return;
   }
   const confirmed = pendingConfirmations(ctx);
-  const authenticated = pendingAuthResponses(ctx);
+  const authenticated = hasAuthResponses(ctx) ? (await loadAuthAnswers()).pendingAuthResponses(ctx) : [];
   if (confirmed.length > 0 || authenticated.length > 0) {
     // The user answered confirmation or credential requests: run (or reject) those calls, then continue.
     const tools = await resolveTools(agent, ctx);
@@ -564,6 +566,7 @@ async function* settleInterruptedCalls(
   ctx: InvocationContext,
 ): AsyncGenerator<Event, boolean, undefined> {
   ctx.shared.recovering = false;
+  const { interruptedResponses, unansweredCalls } = await loadRecovery();
   const calls = unansweredCalls(ctx.session.events, ctx.invocationId, agent.name);
   if (calls.length === 0) return false;
   const tools = await resolveTools(agent, ctx);
@@ -706,3 +709,18 @@ async function* compressedContents(
 // Per-turn recall is loaded by the first agent that has it configured.
 let agentMemory: Promise<typeof import('../memory/agent-memory.js')> | undefined;
 const loadAgentMemory = () => (agentMemory ??= import('../memory/agent-memory.js'));
+let observeModule: Promise<typeof import('../memory/observe-flow.js')> | undefined;
+const loadObserve = () => (observeModule ??= import('../memory/observe-flow.js'));
+
+type OutputSchemaModule = typeof import('./output-schema.js');
+let outputSchemaModule: Promise<OutputSchemaModule> | undefined;
+/** Output schemas (set_model_response, the schema in the config), imported once by the first agent that has one. */
+const loadOutputSchema = () => (outputSchemaModule ??= import('./output-schema.js'));
+
+let modelRetry: Promise<typeof import('./model-retry.js')> | undefined;
+/** Waiting out a busy vendor (429/503), imported once by the first model call that fails. */
+const loadModelRetry = () => (modelRetry ??= import('./model-retry.js'));
+
+let recovery: Promise<typeof import('../runs/recovery.js')> | undefined;
+/** Crash recovery's view of unanswered calls, imported once by the first recovered invocation. */
+const loadRecovery = () => (recovery ??= import('../runs/recovery.js'));

@@ -6,6 +6,8 @@ import { resolveModel } from '../models/registry.js';
 import { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool } from '../tools/set-model-response-tool.js';
 import { pythonJsonDumps } from './adk-prompts.js';
 
+export { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool };
+
 // adk-python 2.x's output-schema request processor: its texts, its round limit, its final event.
 
 /** Added to the system instruction with the tool when the schema is an object (its fields are the parameters). */

@@ -100,11 +100,3 @@ export function answeredQuestions<T>(
   }
   return out;
 }
-
-export {
-  canonicalJson,
-  PAUSE_SIGNATURES_KEY,
-  PauseSignatureError,
-  PauseSigner,
-  type PauseSigningOptions,
-} from './pause-signing.js';

@@ -4,7 +4,9 @@ import type { Event } from '../events/event.js';
 import type { LlmRequest } from '../models/llm.js';
 import type { Session } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import type { FactsOptions } from './facts.js';
 import type { MemoryEntry, MemoryKind } from './memory-service.js';
+import type { ObserveOptions } from './observe.js';
 import type { ProfileOptions } from './profile.js';
 
 /** Key of the model-response event's `customMetadata` that records what per-turn recall added. */
@@ -28,6 +30,10 @@ export interface AgentMemoryOptions {
   recall?: boolean | RecallOptions;
   /** Working memory: a profile kept in state and shown in the system instruction. */
   profile?: ProfileOptions;
+  /** Observations: older history replaced by dated, prioritised bullets; adds the `recall` tool. */
+  observe?: ObserveOptions;
+  /** Facts extracted after each turn (one model call a turn; off by default). */
+  facts?: FactsOptions;
 }
 
 /** One recalled memory as recorded in {@link RecallRecord}. */

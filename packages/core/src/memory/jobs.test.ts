@@ -38,6 +38,7 @@ describe('memory jobs', () => {
       autoCreateSession: true,
       agent: new LlmAgent({ name: 'a', model: new ScriptedModel({ respond: () => 'noted, the tapir' }) }),
       memoryService: memory,
+      memoryWorker: false,
     });
     await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('my pet is a tapir') }));
     await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: userContent('it likes melons') }));

@@ -422,6 +422,8 @@ export class MemoryJobWorker {
         if (ran > 0 || controller.signal.aborted) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.options.pollMs ?? 500);
+          // An idle worker does not keep the process alive (pending jobs stay in the outbox).
+          timer.unref?.();
           function done() {
             clearTimeout(timer);
             resolve();

@@ -4,9 +4,20 @@ import { createEvent, type Event } from '../events/event.js';
 import type { Llm, LlmRequest } from '../models/llm.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import { visibleEvents } from '../sessions/visible-events.js';
-import type { BaseTool } from '../tools/base-tool.js';
-import { FunctionTool } from '../tools/function-tool.js';
 import type { MemoryJobHandler } from './jobs.js';
+import {
+  PROFILE_HEADING as HEADING,
+  profileStateKey,
+  templateSections,
+  UPDATE_PROFILE_TOOL_NAME,
+} from './profile-tool.js';
+
+export {
+  profileStateKey,
+  templateSections,
+  UPDATE_PROFILE_TOOL_NAME,
+  updateProfileTool,
+} from './profile-tool.js';
 
 /** A JSON object (a profile of a schema, and its merge-patches). */
 export type ProfileObject = { [key: string]: unknown };
@@ -31,15 +42,6 @@ export interface ProfileOptions {
   update?: 'tool' | 'background';
 }
 
-/** Name of the tool an agent with `memory.profile.update: 'tool'` gets. */
-export const UPDATE_PROFILE_TOOL_NAME = 'update_profile';
-
-/** The full state key of the profile (`user:profile` by default). */
-export function profileStateKey(options: ProfileOptions): string {
-  const name = options.stateKey ?? 'profile';
-  return options.scope === 'session' ? name : `user:${name}`;
-}
-
 function isObject(value: unknown): value is ProfileObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -53,16 +55,6 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
     else out[key] = applyMergePatch(out[key], value);
   }
   return out;
-}
-
-const HEADING = /^##\s+(.+?)\s*$/;
-
-/** The `## ` section names of a Markdown template, in order. */
-export function templateSections(template: string): string[] {
-  return template
-    .split('\n')
-    .map((l) => HEADING.exec(l)?.[1])
-    .filter((s): s is string => s !== undefined);
 }
 
 /**
@@ -137,53 +129,6 @@ export function updatedProfile(
     return parsed.data;
   }
   return next as ProfileObject;
-}
-
-/** The `update_profile` tool: applies one update as a state delta on its response event. */
-export function updateProfileTool(options: ProfileOptions): BaseTool {
-  const key = profileStateKey(options);
-  const template = options.template !== undefined;
-  const parameters = template
-    ? {
-        type: 'object',
-        properties: {
-          section: { type: 'string', enum: templateSections(options.template ?? '') },
-          content: { type: 'string', description: 'The new body of that section (Markdown).' },
-        },
-        required: ['section', 'content'],
-      }
-    : {
-        type: 'object',
-        properties: {
-          patch: {
-            type: 'object',
-            description: 'RFC 7386 merge-patch of the profile: members to set; null deletes a member.',
-          },
-        },
-        required: ['patch'],
-      };
-  return new FunctionTool({
-    name: UPDATE_PROFILE_TOOL_NAME,
-    description: template
-      ? 'Replaces one section of the user profile.'
-      : 'Updates the user profile with a JSON merge-patch (only the members that change).',
-    parameters,
-    execute: (args, context) => {
-      const current = currentProfile(options, { [key]: context.state.get(key) });
-      try {
-        const next = updatedProfile(
-          options,
-          current,
-          args as { patch?: unknown; section?: string; content?: string },
-        );
-        context.state.set(key, next);
-        return { status: 'updated' };
-      } catch (error) {
-        if (error instanceof ProfileUpdateError) return { status: 'error', error: error.message };
-        throw error;
-      }
-    },
-  });
 }
 
 /** A `'profile'` job: update the profile from one finished turn. */

@@ -25,12 +25,19 @@ import {
   eventFunctionResponses,
   isFinalResponse,
 } from '../events/event.js';
-import { takeAuthAnswers } from '../flow/auth-request.js';
 import type { ContextCompressor } from '../flow/compression.js';
+import { answersCredentialRequest, loadAuthAnswers } from '../flow/credential-requests.js';
 import { PauseSigner, type PauseSigningOptions } from '../flow/pause-signing.js';
 import { GUARDRAILS_METADATA_KEY, isGuardrailTripped, trippedEventFields } from '../guardrails/guardrail.js';
-import { checkInput, hasInputGuardrails, startInputGate } from '../guardrails/run-guardrails.js';
-import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
+import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
+import { checkInput, loadGuardrailChecks } from '../guardrails/load.js';
+import {
+  createMemoryJobWorker,
+  type MemoryWorkerConfig,
+  startMemoryJobWorker,
+  wakeMemoryWorkers,
+} from '../memory/job-host.js';
+import { enqueueTurnJobs, hasMemoryJobs, type MemoryJobWorker } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -108,6 +115,12 @@ export interface RunnerOptions {
    * calls) and refuse answers to calls without a valid signature (docs/decisions/0031-signed-pauses.md).
    */
   pauseSigning?: PauseSigningOptions | PauseSigner;
+  /**
+   * The memory job worker this runner starts in its process when `memoryService` has a job queue
+   * (on its first enqueued turn; `close()` stops it): `false` when another process or host runs the
+   * jobs (`@adk/server` runs one per process beside its run worker), or handlers and timings.
+   */
+  memoryWorker?: boolean | MemoryWorkerConfig;
 }
 
 export interface RunParams {
@@ -182,6 +195,10 @@ export class Runner {
   /** Run records: status, cancel from anywhere, double-texting, tails. */
   readonly runs: RunManager;
   private readonly execution: 'local' | 'queue';
+  private readonly memoryWorkerConfig: MemoryWorkerConfig | undefined;
+  private memoryWorker: MemoryJobWorker | undefined;
+  private memoryWorkerRun: { stop(): Promise<void> } | undefined;
+  private memoryWorkerClosed = false;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -206,6 +223,12 @@ export class Runner {
     this.contextCompression =
       options.contextCompression === undefined ? undefined : asArray(options.contextCompression);
     this.execution = options.execution ?? 'local';
+    this.memoryWorkerConfig =
+      options.memoryWorker === false
+        ? undefined
+        : options.memoryWorker === true || options.memoryWorker === undefined
+          ? {}
+          : options.memoryWorker;
     this.runs = new RunManager(
       this.appName,
       options.runStore ?? new InMemoryRunStore(),
@@ -283,6 +306,41 @@ export class Runner {
    */
   startWorker(options?: WorkerOptions): RunWorker {
     return this.runs.startWorker((record) => void this.resumeRun(record), options);
+  }
+
+  /**
+   * Starts this process's memory job worker now (it otherwise starts on the first enqueued turn),
+   * e.g. to work off jobs a stopped process left; a no-op without a job queue, when running, or
+   * with `memoryWorker: false`. `close()` stops it for good.
+   */
+  startMemoryWorker(): void {
+    if (this.memoryWorkerRun || this.memoryWorkerClosed || !this.memoryWorkerConfig) return;
+    if (!hasMemoryJobs(this.memoryService)) return;
+    this.memoryWorkerRun = startMemoryJobWorker(this.memoryJobWorker(), this.memoryService.jobs);
+  }
+
+  /**
+   * Runs the memory jobs waiting in the queue (this runner's kinds: `'index'` and the configured
+   * handlers) until none is pending, retries included: the deterministic hook for tests and scripts
+   * that end right after a turn. Works with `memoryWorker: false` too.
+   */
+  async flushMemory(options?: { signal?: AbortSignal; userId?: string }): Promise<void> {
+    if (!hasMemoryJobs(this.memoryService)) return;
+    await this.memoryJobWorker().flush({
+      appName: this.appName,
+      ...(options?.userId !== undefined ? { userId: options.userId } : {}),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  private memoryJobWorker(): MemoryJobWorker {
+    if (!hasMemoryJobs(this.memoryService)) throw new Error('no memory job queue');
+    this.memoryWorker ??= createMemoryJobWorker(
+      this.memoryService,
+      this.sessionService,
+      this.memoryWorkerConfig ?? {},
+    );
+    return this.memoryWorker;
   }
 
   /**
@@ -577,8 +635,13 @@ export class Runner {
     if (tracker) shared.observe = tracker.observe;
     // Credentials a client supplies stay in memory for this invocation: neither plugins nor the
     // committed event see them.
-    const taken = params.newMessage && !recovered ? takeAuthAnswers(params.newMessage) : undefined;
-    if (taken && taken.answers.size > 0) shared.authAnswers = taken.answers;
+    const taken =
+      params.newMessage && !recovered
+        ? answersCredentialRequest(params.newMessage)
+          ? (await loadAuthAnswers()).takeAuthAnswers(params.newMessage)
+          : { message: params.newMessage, answers: undefined }
+        : undefined;
+    if (taken?.answers && taken.answers.size > 0) shared.authAnswers = taken.answers;
     if (recovered) shared.recovering = true;
     let ctx = new InvocationContext({
       invocationId,
@@ -643,7 +706,11 @@ export class Runner {
         if (checked && checked.parallel.length > 0) {
           // Checks beside the first model call: the model sees the message at once, the session
           // stores it once they pass, and never when one trips (docs/decisions/0030-guardrails.md).
-          shared.inputGate = startInputGate(checked.parallel, message, checked.context);
+          shared.inputGate = (await loadGuardrailChecks()).startInputGate(
+            checked.parallel,
+            message,
+            checked.context,
+          );
           yield await this.holdInput(ctx, userEvent, checked.context);
         } else yield this.commit(ctx, userEvent);
       } else if (!recovered && params.stateDelta && Object.keys(params.stateDelta).length > 0) {
@@ -669,13 +736,16 @@ export class Runner {
         await this.settleInput(ctx);
       }
       // Memory's post-turn work: one outbox enqueue, nothing else on the response path.
-      if (hasMemoryJobs(this.memoryService))
+      if (hasMemoryJobs(this.memoryService)) {
         await enqueueTurnJobs(this.memoryService.jobs, {
           appName: this.appName,
           userId: params.userId,
           sessionId: session.id,
           events: ctx.session.events.filter((e) => e.invocationId === invocationId),
         });
+        if (this.memoryWorkerConfig) this.startMemoryWorker();
+        wakeMemoryWorkers(this.memoryService.jobs);
+      }
       afterRunDone = true;
       await this.pluginManager.afterRun({ context: ctx });
     } catch (caught) {
@@ -850,6 +920,14 @@ export class Runner {
   async close(): Promise<void> {
     this.runs.close();
     const errors: unknown[] = [];
+    const memoryWorker = this.memoryWorkerRun;
+    this.memoryWorkerRun = undefined;
+    this.memoryWorkerClosed = true;
+    try {
+      await memoryWorker?.stop();
+    } catch (error) {
+      errors.push(error);
+    }
     for (const toolset of ownedToolsets(this.agent)) {
       try {
         await toolset.close?.();

@@ -1,6 +1,5 @@
 import { AlreadyExistsError, NotFoundError, StaleSessionError, ValidationError } from '../errors/errors.js';
 import type { Event } from '../events/event.js';
-import { base64ToUtf8, utf8ToBase64Url } from '../utils/bytes.js';
 import { newId } from '../utils/ids.js';
 import { getOrCreate } from '../utils/json.js';
 import { applyEventToSession, persistableEvent } from './apply-event.js';
@@ -106,13 +105,15 @@ export class InMemorySessionService implements SessionService {
 
   async listSessions(params: ListSessionsParams): Promise<ListSessionsResult> {
     params.signal?.throwIfAborted();
+    // Page tokens are base64url: the codec is loaded by the first listing.
+    const { base64ToUtf8, utf8ToBase64Url } = await loadBytes();
     const all: StoredSession[] = [];
     for (const s of this.sessions.values()) {
       if (s.appName === params.appName && (params.userId === undefined || s.userId === params.userId))
         all.push(s);
     }
     all.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : 1));
-    const offset = params.pageToken ? decodeOffset(params.pageToken) : 0;
+    const offset = params.pageToken ? decodeOffset(params.pageToken, base64ToUtf8) : 0;
     const size = params.pageSize && params.pageSize > 0 ? params.pageSize : all.length || 1;
     const page = all.slice(offset, offset + size);
     const next = offset + size < all.length ? String(offset + size) : undefined;
@@ -232,7 +233,7 @@ export class InMemorySessionService implements SessionService {
   }
 }
 
-function decodeOffset(token: string): number {
+function decodeOffset(token: string, base64ToUtf8: (base64: string) => string): number {
   let n = Number.NaN;
   try {
     n = Number(base64ToUtf8(token));
@@ -246,3 +247,7 @@ function decodeOffset(token: string): number {
 let timeTravel: Promise<typeof import('./time-travel.js')> | undefined;
 /** Time travel (forks) is loaded on the first fork: an app that never forks does not load it. */
 const loadTimeTravel = () => (timeTravel ??= import('./time-travel.js'));
+
+let bytes: Promise<typeof import('../utils/bytes.js')> | undefined;
+/** Base64 for page tokens, loaded by the first `listSessions`. */
+const loadBytes = () => (bytes ??= import('../utils/bytes.js'));

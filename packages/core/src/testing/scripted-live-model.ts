@@ -1,4 +1,5 @@
-import { AdkError, CancelledError, LiveConnectionClosedError } from '../errors/errors.js';
+import { AdkError, CancelledError } from '../errors/errors.js';
+import { LiveConnectionClosedError } from '../errors/live-errors.js';
 import type { Content, InlineData } from '../events/content.js';
 import type { Llm, LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ConnectOptions, LlmConnection } from '../models/llm-connection.js';

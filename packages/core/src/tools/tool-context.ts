@@ -2,7 +2,6 @@ import { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { LiveRequestQueue } from '../agents/live-request-queue.js';
 import type { AuthConfig, AuthCredential } from '../auth/auth-credential.js';
-import { credentialKeyOf } from '../auth/auth-credential.js';
 import type { CredentialCallContext } from '../auth/credential-manager.js';
 import { ConfigError } from '../errors/errors.js';
 import type { EventActions, ToolConfirmation } from '../events/event.js';
@@ -80,7 +79,7 @@ export class ToolContext extends CallbackContext {
     const context = this.credentialContext();
     const response = context.authResponse;
     if (!response) return undefined;
-    const key = credentialKeyOf(authConfig);
+    const key = (await loadAuthCredential()).credentialKeyOf(authConfig);
     if (response.credentialKey !== undefined && response.credentialKey !== key) return undefined;
     let exchanged = this.exchanged.get(key);
     if (!exchanged) {
@@ -109,13 +108,15 @@ export class ToolContext extends CallbackContext {
   /** The stored credential of an auth config, if any (no refresh, no request). */
   async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
     const { scope, service } = this.credentialContext();
-    return service.loadCredential({ ...scope, key: credentialKeyOf(authConfig), signal: this.signal });
+    const key = (await loadAuthCredential()).credentialKeyOf(authConfig);
+    return service.loadCredential({ ...scope, key, signal: this.signal });
   }
 
   /** Drops the stored credential of an auth config (e.g. the API refused it), so the next call asks again. */
   async forgetCredential(authConfig: AuthConfig): Promise<void> {
     const { scope, service } = this.credentialContext();
-    await service.deleteCredential({ ...scope, key: credentialKeyOf(authConfig) });
+    const key = (await loadAuthCredential()).credentialKeyOf(authConfig);
+    await service.deleteCredential({ ...scope, key });
   }
 
   /**
@@ -146,3 +147,7 @@ let credentialManager: Promise<typeof import('../auth/credential-manager.js')> |
  * asks for a credential: an app whose tools never do does not load them.
  */
 const loadCredentialManager = () => (credentialManager ??= import('../auth/credential-manager.js'));
+
+let authCredential: Promise<typeof import('../auth/auth-credential.js')> | undefined;
+/** Credential keys (a SHA-256 of the auth config), imported once on first use. */
+const loadAuthCredential = () => (authCredential ??= import('../auth/auth-credential.js'));

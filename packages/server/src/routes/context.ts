@@ -1,4 +1,4 @@
-import type { TraceStore } from '@adk/core';
+import type { ScoreStore, TraceStore } from '@adk/core';
 import type { Context } from 'hono';
 import { validate } from '../http/body.js';
 import { requestSchemas } from '../http/schemas.js';
@@ -20,6 +20,8 @@ export interface RouteContext {
   spans: InMemorySpanStore | undefined;
   /** Where the trace routes read spans from when they are persisted (the sessions' database). */
   traces?: TraceStore | undefined;
+  /** Where scorer results are read from (the `/apps/{app}/scores` routes). */
+  scores?: ScoreStore | undefined;
   /** The protocols an app is served over, by name, with their paths (for `/list-apps?detailed=true`). */
   protocols?: (appName: string) => Record<string, string>;
   /** Runs a request's work in its HTTP span's context (when spans are exported). */

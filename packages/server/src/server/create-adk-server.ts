@@ -4,9 +4,12 @@ import {
   type ArtifactService,
   type BaseAgent,
   ConfigError,
+  createMemoryJobWorker,
   describeError,
+  hasMemoryJobs,
   isAdkError,
   type MemoryService,
+  type MemoryWorkerConfig,
   type ModelTokenPrice,
   type MultitaskStrategy,
   newId,
@@ -16,6 +19,7 @@ import {
   priceTable,
   Runner,
   type SessionService,
+  startMemoryJobWorker,
   type TraceRetention,
   type TraceStore,
 } from '@adk/core';
@@ -34,6 +38,7 @@ import { appProtocols, frontendRoutes, loadFrontendModules } from '../routes/fro
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/run.js';
 import { runsRoutes } from '../routes/runs.js';
+import { scoreRoutes } from '../routes/scores.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
@@ -55,6 +60,7 @@ import { statusOf } from './errors.js';
 import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
 import { RunTracker } from './run-tracker.js';
 import { type ServerRunWorkerOptions, startServerRunWorker } from './run-worker.js';
+import { type ServerScoringOptions, startServerScoring } from './scoring.js';
 import { openStores } from './stores.js';
 
 export interface AdkServerOptions {
@@ -64,8 +70,19 @@ export interface AdkServerOptions {
   sessionService?: SessionService;
   /** Artifacts; default SQL next to the sessions when @adk/session-sql has it, else in memory (warned). */
   artifactService?: ArtifactService;
-  /** Memory; default in memory. */
+  /** Memory; default in memory, or SQL next to the sessions when they are in SQL. */
   memoryService?: MemoryService;
+  /**
+   * With SQL sessions, give the memory a job outbox in the same database so every committed turn
+   * is indexed in the background (default true; `false` indexes nothing by itself).
+   */
+  memoryJobs?: boolean;
+  /**
+   * Run memory jobs (indexing, and the handlers given here) in this process, one worker for every
+   * app, when the memory has a job queue. Default: wherever the run worker runs (on unless
+   * `runWorker: false`, as on API instances whose runs go to `adk worker` processes).
+   */
+  memoryWorker?: boolean | MemoryWorkerConfig;
   /** Plugins of every app's runner. */
   plugins?: Plugin[];
   /** Data folder of the embedded PGlite database. Default `.adk` in the working directory. */
@@ -167,6 +184,13 @@ export interface AdkServerOptions {
    * sessions needs the same keys; the first signs, all verify (rotation).
    */
   pauseSigning?: PauseSigningOptions;
+  /**
+   * Scorers on live traffic (`ScorersPlugin` of `@adk/core`): app-wide scorers, alerts and the
+   * score job worker. Always on (agents may carry scorers: YAML `scorers:`, `attachScorers`);
+   * results go to the sessions' database when it is SQL (as durable jobs), else to memory.
+   * `false` turns scoring off; a plugin named `scorers` in `plugins` replaces it.
+   */
+  scoring?: ServerScoringOptions | false;
 }
 
 export interface AdkServer {
@@ -242,6 +266,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
       ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
       ...(options.databasePoolSize !== undefined ? { databasePoolSize: options.databasePoolSize } : {}),
       ...(options.traceRetention ? { traceRetention: options.traceRetention } : {}),
+      ...(options.memoryJobs !== undefined ? { memoryJobs: options.memoryJobs } : {}),
       a2a: a2a !== undefined,
     },
     logger,
@@ -284,6 +309,22 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const instanceId = `server-${newId()}`;
   // Run records carry their model calls' tokens and cost, priced like the spans.
   const runPrices = priceTable(options.modelPrices ?? {});
+  let registry: AppRegistry | undefined;
+  // A ScorersPlugin passed in `plugins` scores on its own terms: the server adds none beside it.
+  const ownScorers = plugins.some((p) => p.name === 'scorers');
+  const scoring =
+    options.scoring === false || ownScorers
+      ? undefined
+      : startServerScoring({
+          options: options.scoring ?? {},
+          store: stores.scoreStore,
+          queue: stores.scoreQueue,
+          apps: () => registry as AppRegistry,
+          sessionService: stores.sessionService,
+          logger,
+        });
+  // Last among the plugins: its afterRun only starts work, after every other plugin's.
+  if (scoring) plugins.push(scoring.plugin);
   const apps = new AppRegistry(
     options.apps,
     (appName, agent) =>
@@ -293,6 +334,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         sessionService: stores.sessionService,
         artifactService: stores.artifactService,
         memoryService: stores.memoryService,
+        // Memory jobs run on the server's one worker below (or on other processes), not per app.
+        memoryWorker: false,
         ...(stores.runStore ? { runStore: stores.runStore } : {}),
         instanceId,
         ...(options.execution ? { execution: options.execution } : {}),
@@ -302,6 +345,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         prices: runPrices,
       }),
   );
+  registry = apps;
   const runs = new RunTracker();
   const worker =
     stores.runStore && options.runWorker !== false
@@ -312,6 +356,18 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
           runs,
           logger,
           typeof options.runWorker === 'object' ? options.runWorker : {},
+        )
+      : undefined;
+  const memoryWorkerOption = options.memoryWorker ?? options.runWorker !== false;
+  const memoryWorker =
+    memoryWorkerOption !== false && hasMemoryJobs(stores.memoryService)
+      ? startMemoryJobWorker(
+          createMemoryJobWorker(stores.memoryService, stores.sessionService, {
+            workerId: `${instanceId}-memory`,
+            onError: (error) => logger.warn(errorLine('A memory job failed (retried)', error)),
+            ...(typeof memoryWorkerOption === 'object' ? memoryWorkerOption : {}),
+          }),
+          stores.memoryService.jobs,
         )
       : undefined;
   const frontends =
@@ -326,6 +382,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     bodyLimit,
     spans: tracing?.collecting ? tracing.store : undefined,
     traces: traceWriter ? traceStore : undefined,
+    scores: scoring?.store,
   };
 
   const app = new Hono();
@@ -400,6 +457,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   timeTravelRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
+  scoreRoutes(app, ctx);
   devRoutes(app, ctx);
   const mounts = a2a ? new A2aMounts(a2a, ctx) : undefined;
   if (mounts) a2aRoutes(app, ctx, mounts);
@@ -421,6 +479,10 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
     await live.close();
     worker?.stop();
     await runs.drain(grace);
+    await memoryWorker?.stop().catch(() => undefined);
+    await scoring
+      ?.close()
+      .catch((error: unknown) => logger.warn(errorLine('Scoring did not close cleanly', error)));
     await mounts?.close();
     for (const runner of await apps.loaded()) {
       await runner

@@ -5,8 +5,10 @@ import {
   InMemoryArtifactService,
   InMemoryMemoryService,
   InMemorySessionService,
+  type MemoryJobQueue,
   type MemoryService,
   type RunStore,
+  type ScoreStore,
   type SessionService,
   type TraceRetention,
   type TraceStore,
@@ -25,6 +27,10 @@ export interface Stores {
   runStore: RunStore | undefined;
   /** Finished spans in the sessions' database, when they are in SQL. */
   traceStore: TraceStore | undefined;
+  /** Scorer results in the sessions' database, when they are in SQL. */
+  scoreStore?: ScoreStore | undefined;
+  /** The job outbox that score jobs go through, in the sessions' database when it is SQL. */
+  scoreQueue?: MemoryJobQueue | undefined;
   /** A2A task store on the same database, when the server opened one. */
   taskStore: TaskStoreLike | undefined;
   /** Carries A2A task updates between instances sharing a Postgres database, when there is one. */
@@ -45,6 +51,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   databasePoolSize?: number;
   traceRetention?: TraceRetention;
+  /** A memory job outbox beside SQL sessions (see `AdkServerOptions.memoryJobs`). */
+  memoryJobs?: boolean;
   a2a: boolean;
 }
 
@@ -105,6 +113,7 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
   const opened = await sql.createSqlStores(url, {
     ...(options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }),
     ...(options.traceRetention ? { traces: { retention: options.traceRetention } } : {}),
+    memoryJobs: options.memoryJobs !== false,
   });
   const sessionService = options.sessionService ?? opened.sessions;
   const artifactService = options.artifactService ?? opened.artifacts;
@@ -132,6 +141,8 @@ export async function openStores(options: StoreOptions, logger: AdkServerLogger)
     memoryService: memory,
     runStore: opened.runs,
     traceStore: opened.traces,
+    scoreStore: opened.scores,
+    scoreQueue: new sql.SqlMemoryJobQueue({ db: opened.db, dialect: opened.family, migrate: false }),
     taskStore,
     taskEventBus,
     location: redact(url),

@@ -4,8 +4,10 @@ import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
 import { memoryContractMigrations } from './memory-contract-migrations.js';
+import { memoryNeighbourMigrations } from './memory-neighbour-migrations.js';
 import { modelResponseMigrations } from './model-response-migrations.js';
 import { runMigrations } from './run-migrations.js';
+import { scoreMigrations } from './score-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
 import { traceMigrations } from './trace-migrations.js';
@@ -142,6 +144,10 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...memoryContractMigrations(family, tables),
     // Spans and trace summaries (0009_traces).
     ...traceMigrations(family, tables),
+    // Scorer results and sent score alerts (0010_scores).
+    ...scoreMigrations(family, tables),
+    // The neighbouring turns of a memory search hit (0012_memory_session_time_index).
+    ...memoryNeighbourMigrations(tables),
   };
 }
 

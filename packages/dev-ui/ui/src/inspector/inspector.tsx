@@ -6,6 +6,7 @@ import { pure } from '../lib/pure.js';
 import { workflowStatus } from '../lib/workflow.js';
 import type { RunRecord } from '../runs/runs-api.js';
 import { RunsTab } from '../runs/runs-tab.js';
+import { ScoresTab } from '../scores/scores-tab.js';
 import { ArtifactsTab } from './artifacts-tab.js';
 import { EventTab } from './event-tab.js';
 import { GraphTab } from './graph-tab.js';
@@ -22,6 +23,7 @@ export const TABS = [
   'usage',
   'artifacts',
   'trace',
+  'scores',
   'graph',
   'skills',
   'eval',
@@ -36,6 +38,7 @@ const LABELS: Record<Tab, string> = {
   usage: 'Usage',
   artifacts: 'Artifacts',
   trace: 'Trace',
+  scores: 'Scores',
   graph: 'Graph',
   skills: 'Skills',
   eval: 'Eval',
@@ -130,6 +133,9 @@ function InspectorInner({
           />
         ) : null}
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
+        {tab === 'scores' ? (
+          <ScoresTab app={app} session={session} selected={selected} refreshKey={refreshKey} />
+        ) : null}
         {tab === 'graph' ? (
           <GraphTab key={appVersion} app={app} active={authors} status={workflowStatus(events)} />
         ) : null}
