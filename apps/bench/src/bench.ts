@@ -24,6 +24,7 @@ import { scorersScenario } from './scenarios/scorers.js';
 import { server } from './scenarios/server.js';
 import { storage } from './scenarios/storage.js';
 import { timeTravel } from './scenarios/time-travel.js';
+import { tracesScenario } from './scenarios/traces.js';
 import { workflowScenario } from './scenarios/workflow.js';
 
 /** In report order; memory reads what the first two measured, so it comes after them. */
@@ -47,6 +48,7 @@ export const scenarios: Scenario[] = [
   frontends,
   bundleSize,
   guardrailsScenario,
+  tracesScenario,
   scorersScenario,
 ];
 

@@ -126,6 +126,7 @@ export {
   type WorkerOptions,
 } from './runs/run-manager.js';
 export * from './runs/run-store.js';
+export * from './runs/run-usage.js';
 export * from './scorers/score-alerts.js';
 export * from './scorers/score-store.js';
 export * from './scorers/scorer.js';

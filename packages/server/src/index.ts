@@ -28,6 +28,7 @@ export {
   type TraceContentCapture,
   traceContentFromEnv,
 } from './telemetry/redaction.js';
+export { type ModelSpanNaming, modelSpanNaming } from './telemetry/span-names.js';
 export {
   InMemorySpanStore,
   type InMemorySpanStoreOptions,

@@ -11,6 +11,7 @@ import {
   type RunRecord,
   type RunStatus,
   type RunStore,
+  type RunUsage,
   tryParseJson,
   ValidationError,
 } from '@adk/core';
@@ -38,6 +39,7 @@ interface RunRow {
   error_code: string | null;
   error_message: string | null;
   input: string;
+  usage: string | null;
 }
 
 const STATUSES = new Set<RunStatus>(['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled']);
@@ -75,11 +77,13 @@ export class SqlRunStore extends SqlStore implements RunStore {
     const time = (ms: number | undefined) => (ms === undefined ? null : f.time(microsFromMs(ms)));
     await this.ready();
     await sql`insert into ${this.table} (app_name, id, user_id, session_id, invocation_id, status, background,
-        owner, heartbeat_at, cancel_requested, created_at, started_at, ended_at, error_code, error_message, input)
+        owner, heartbeat_at, cancel_requested, created_at, started_at, ended_at, error_code, error_message, input,
+        usage)
       values (${run.appName}, ${run.id}, ${run.userId}, ${run.sessionId}, ${run.invocationId}, ${run.status},
         ${f.bool(run.background)}, ${run.owner ?? null}, ${time(run.heartbeatAt)}, ${f.bool(run.cancelRequested)},
         ${time(run.createdAt)}, ${time(run.startedAt)}, ${time(run.endedAt)}, ${run.error?.code ?? null},
-        ${run.error?.message ?? null}, ${f.json(run.input, 'run input')})`.execute(this.db);
+        ${run.error?.message ?? null}, ${f.json(run.input, 'run input')},
+        ${run.usage ? f.json(run.usage, 'run usage') : null})`.execute(this.db);
     return structuredClone(run);
   }
 
@@ -103,6 +107,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     if (patch.cancelRequested !== undefined)
       sets.push(sql`cancel_requested = ${f.bool(patch.cancelRequested)}`);
     if (patch.input !== undefined) sets.push(sql`input = ${f.json(patch.input, 'run input')}`);
+    if (patch.usage !== undefined) sets.push(sql`usage = ${f.json(patch.usage, 'run usage')}`);
     if (patch.startedAt !== undefined) sets.push(sql`started_at = ${time(patch.startedAt)}`);
     if (patch.endedAt !== undefined)
       sets.push(sql`ended_at = case when ${open} then ${time(patch.endedAt)} else ended_at end`);
@@ -263,7 +268,8 @@ export class SqlRunStore extends SqlStore implements RunStore {
     return sql`select app_name, id, user_id, session_id, invocation_id, status, background, owner,
         ${f.micros(sql`heartbeat_at`)} as heartbeat_us, cancel_requested,
         ${f.micros(sql`created_at`)} as created_us, ${f.micros(sql`started_at`)} as started_us,
-        ${f.micros(sql`ended_at`)} as ended_us, error_code, error_message, ${f.jsonText(sql`input`)} as input
+        ${f.micros(sql`ended_at`)} as ended_us, error_code, error_message, ${f.jsonText(sql`input`)} as input,
+        ${f.jsonText(sql`usage`)} as usage
       from ${this.table}`;
   }
 
@@ -287,6 +293,8 @@ export class SqlRunStore extends SqlStore implements RunStore {
     if (row.started_us !== null) record.startedAt = msFromMicros(row.started_us);
     if (row.ended_us !== null) record.endedAt = msFromMicros(row.ended_us);
     if (row.error_code !== null) record.error = { code: row.error_code, message: row.error_message ?? '' };
+    if (row.usage !== null && row.usage !== undefined)
+      record.usage = parseJson(row.usage, `stored usage of run ${row.id}`) as RunUsage;
     return record;
   }
 }

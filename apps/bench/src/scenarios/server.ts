@@ -6,7 +6,7 @@ import { percentile } from '../harness/stats.js';
 import { type Check, newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
 import type { ServerLoadArgs, ServerLoadResult } from '../workers/server-load.js';
 
-interface Target {
+export interface Target {
   id: string;
   label: string;
   worker: 'server-adk.ts' | 'server-google-devtools.ts';
@@ -46,7 +46,7 @@ const targets: Target[] = [
   },
 ];
 
-interface Measured {
+export interface Measured {
   turnsPerSecond: number;
   p50: number;
   p99: number;
@@ -149,7 +149,7 @@ function ratioCheck(
   };
 }
 
-async function measure(
+export async function measure(
   report: ScenarioReport,
   target: Target,
   args: Record<string, unknown>,

@@ -9,6 +9,8 @@ export interface ServerAdkArgs {
   store: 'memory' | 'pglite' | 'postgres';
   dataDir: string;
   postgresUrl?: string;
+  /** `false`: no spans at all (the traces scenario's baseline). Default: the server's default (on). */
+  tracing?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
           }
         : { dataDir: args.dataDir }),
     a2a: false,
+    ...(args.tracing === false ? { tracing: false } : {}),
   });
   const listening = await server.listenAdkServer(adk, { port: 0 });
   reportCpuOnSignals();

@@ -58,6 +58,7 @@ import type {
 import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { visibleEvents } from '../sessions/visible-events.js';
+import type { PriceTable } from '../telemetry/pricing.js';
 import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
@@ -96,6 +97,11 @@ export interface RunnerOptions {
   multitaskStrategy?: MultitaskStrategy;
   /** How often runs on a shared run store check for cancel requests and record a heartbeat. */
   runTiming?: RunTiming;
+  /**
+   * Prices of the model calls counted in each run record's `usage` (tokens and USD). Default:
+   * `priceTable()` (`DEFAULT_MODEL_PRICES`); pass `priceTable(overrides)` for your own.
+   */
+  prices?: PriceTable;
   /**
    * Where `startRun` runs execute: in this process (`local`, default), or by whichever worker
    * claims them from the run store (`queue`: see `startWorker`, `adk worker`).
@@ -229,6 +235,12 @@ export class Runner {
       options.runTiming,
     );
     this.runs.keepsMessage = () => !hasInputGuardrails(this.pluginManager, this.agent);
+    this.runs.prices = options.prices;
+    this.runs.modelOf = (event) => {
+      const author = this.agent.findAgent(event.author);
+      const model = author instanceof LlmAgent ? author.canonicalModel : undefined;
+      return typeof model === 'string' ? model : model?.model;
+    };
     if (this.hasWorkflow) {
       // The run record needs the invocation id before the run starts: an answer to a paused
       // workflow continues that workflow's invocation (docs/decisions/0012-workflow-resume.md).

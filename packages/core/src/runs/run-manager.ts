@@ -1,6 +1,7 @@
 import { CancelledError, ConcurrentInvocationError, describeError, errorCodeOf } from '../errors/errors.js';
 import { type Event, eventFunctionResponses } from '../events/event.js';
 import type { SessionService } from '../sessions/session.js';
+import type { PriceTable } from '../telemetry/pricing.js';
 import { nowMs } from '../utils/clock.js';
 import { newId } from '../utils/ids.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   RunStatus,
   RunStore,
 } from './run-store.js';
+import { runUsageOf } from './run-usage.js';
 
 /** What the manager needs of a run request (the Runner's RunParams). */
 export interface ManagedRunParams extends RunInput {
@@ -96,6 +98,8 @@ export interface RunWorker {
 
 /** A run executing in this process. */
 export interface ActiveRun {
+  /** The run's committed events that report token usage (for its record's `usage`). */
+  usageEvents: Event[];
   record: RunRecord;
   controller: AbortController;
   /**
@@ -133,6 +137,10 @@ export class RunManager {
    * versions on disk (docs/decisions/0030-guardrails.md).
    */
   keepsMessage: (() => boolean) | undefined;
+  /** Prices of the model calls counted in each run's `usage` (default: `priceTable()`). */
+  prices: PriceTable | undefined;
+  /** The model a call was made with when its event does not name it (`modelVersion`). */
+  modelOf: ((event: Event) => string | undefined) | undefined;
   private readonly active = new Map<string, ActiveRun>();
   private readonly bySession = new Map<string, Set<ActiveRun>>();
   private unsubscribe: (() => void) | undefined;
@@ -207,6 +215,7 @@ export class RunManager {
       observe: (event) => {
         if (active.listeners.size > 0 || (active.complete && !event.partial)) this.publish(active, event);
         if (event.partial) return;
+        if (event.usageMetadata) active.usageEvents.push(event);
         for (const id of event.longRunningToolIds ?? []) pending.add(id);
         if (pending.size > 0) for (const r of eventFunctionResponses(event)) pending.delete(r.id);
         // The last committed event decides: an error event a run recovered from (a retried
@@ -431,6 +440,7 @@ export class RunManager {
       record,
       controller,
       events: [],
+      usageEvents: [],
       complete,
       listeners: new Set(),
       done: false,
@@ -487,7 +497,16 @@ export class RunManager {
 
   private async finish(active: ActiveRun, status: RunStatus, error: RunRecord['error']): Promise<void> {
     const { record } = active;
-    const patch = { status, endedAt: nowMs(), ...(error ? { error } : {}) };
+    const usage = runUsageOf(active.usageEvents, {
+      ...(this.prices ? { prices: this.prices } : {}),
+      ...(this.modelOf ? { modelOf: this.modelOf } : {}),
+    });
+    const patch = {
+      status,
+      endedAt: nowMs(),
+      ...(error ? { error } : {}),
+      ...(usage.modelCalls > 0 ? { usage } : {}),
+    };
     try {
       await this.store.updateRun(this.key(record.id), patch);
     } catch {

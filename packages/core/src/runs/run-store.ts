@@ -1,5 +1,6 @@
 import type { RunConfig } from '../agents/run-config.js';
 import type { Content } from '../events/content.js';
+import type { RunUsage } from './run-usage.js';
 
 /**
  * Where a run is in its life. `paused`: it ended waiting for the user (a long-running tool call,
@@ -62,10 +63,15 @@ export interface RunRecord {
   endedAt?: number;
   error?: { code: string; message: string };
   input: RunInput;
+  /** Tokens and cost of the run's model calls, set when it ends (see `runUsageOf`). */
+  usage?: RunUsage;
 }
 
 export type RunPatch = Partial<
-  Pick<RunRecord, 'status' | 'owner' | 'heartbeatAt' | 'cancelRequested' | 'startedAt' | 'endedAt' | 'error'>
+  Pick<
+    RunRecord,
+    'status' | 'owner' | 'heartbeatAt' | 'cancelRequested' | 'startedAt' | 'endedAt' | 'error' | 'usage'
+  >
 > & {
   /** Replaces what the run was started with (an input guardrail redacted or withheld the message). */
   input?: RunInput;

@@ -80,6 +80,30 @@ export function runStoreConformance(
       }),
     },
     {
+      name: 'keeps the tokens and cost of a run (its usage) set when it ends',
+      run: withStore(async (s) => {
+        const appName = app('usage');
+        const run = record(appName);
+        await s.createRun(run);
+        const key: RunKey = { appName, runId: run.id };
+        assert.equal((await s.getRun(key))?.usage, undefined);
+        const usage = {
+          modelCalls: 2,
+          inputTokens: 2000,
+          outputTokens: 400,
+          cachedInputTokens: 800,
+          reasoningTokens: 200,
+          costUsd: 0.001884,
+          unpricedCalls: 0,
+        };
+        const ended = await s.updateRun(key, { status: 'succeeded', endedAt: run.createdAt + 5, usage });
+        assert.deepEqual(ended?.usage, usage);
+        assert.deepEqual((await s.getRun(key))?.usage, usage);
+        const listed = await s.listRuns({ appName, sessionId: run.sessionId });
+        assert.deepEqual(listed.runs[0]?.usage, usage);
+      }),
+    },
+    {
       name: 'lists newest first, filters by user, session and status, and pages without gaps',
       run: withStore(async (s) => {
         const appName = app('list');

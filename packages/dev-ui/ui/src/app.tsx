@@ -28,6 +28,7 @@ import { ReloadBanner, useAppReload } from './reload/reload-banner.js';
 import { type RunRecord, runsApi } from './runs/runs-api.js';
 import { LoadMoreSessions, SessionSearch } from './sessions/session-search.js';
 import { useSessionPages } from './sessions/use-session-pages.js';
+import { TracesView } from './traces/traces-view.js';
 
 type Theme = 'light' | 'dark';
 const THEME_KEY = 'adk-dev-ui-theme';
@@ -69,6 +70,10 @@ export function App() {
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | undefined>();
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const [tab, setTab] = useState<Tab>('event');
+  // The Traces view (across sessions) replaces the conversation columns; `?view=traces` opens it.
+  const [view, setView] = useState<'chat' | 'traces'>(() =>
+    new URLSearchParams(window.location.search).get('view') === 'traces' ? 'traces' : 'chat',
+  );
   const [refreshKey, setRefreshKey] = useState(0);
   // `adk web` hot reload: a banner while the app's files fail to load; a new version refreshes its graph.
   const [appVersion, setAppVersion] = useState(0);
@@ -623,6 +628,15 @@ export function App() {
         </div>
         <button
           type="button"
+          class="btn"
+          aria-pressed={view === 'traces'}
+          disabled={running}
+          onClick={() => setView(view === 'traces' ? 'chat' : 'traces')}
+        >
+          Traces
+        </button>
+        <button
+          type="button"
           class="btn icon"
           aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
           onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
@@ -651,6 +665,15 @@ export function App() {
             Retry
           </button>
         </main>
+      ) : view === 'traces' ? (
+        <TracesView
+          apps={apps ?? []}
+          {...(picked ? { app: picked } : {})}
+          onOpenSession={(a, u, id) => {
+            const q = new URLSearchParams({ app: a, session: id, user: u });
+            window.location.assign(`${window.location.pathname}?${q}`);
+          }}
+        />
       ) : (
         <div class={tab === 'builder' && builder ? 'columns builder-open' : 'columns'}>
           <SessionList

@@ -42,6 +42,7 @@ import { scoreRoutes } from '../routes/scores.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { timeTravelRoutes } from '../routes/time-travel.js';
 import { type AdkServerUi, uiRoutes } from '../routes/ui.js';
+import { usageRoutes } from '../routes/usage.js';
 import { httpSpans } from '../telemetry/http-spans.js';
 import { modelPayloadPlugin } from '../telemetry/model-payloads.js';
 import {
@@ -306,6 +307,8 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   const pauseSigner = options.pauseSigning ? new PauseSigner(options.pauseSigning) : undefined;
   // One owner name for every app's runner of this process (run records, claims, heartbeats).
   const instanceId = `server-${newId()}`;
+  // Run records carry their model calls' tokens and cost, priced like the spans.
+  const runPrices = priceTable(options.modelPrices ?? {});
   let registry: AppRegistry | undefined;
   // A ScorersPlugin passed in `plugins` scores on its own terms: the server adds none beside it.
   const ownScorers = plugins.some((p) => p.name === 'scorers');
@@ -339,6 +342,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         plugins,
         ...strategyFor(options.multitaskStrategy, appName),
         ...(pauseSigner ? { pauseSigning: pauseSigner } : {}),
+        prices: runPrices,
       }),
   );
   registry = apps;
@@ -449,6 +453,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   sessionRoutes(app, ctx);
   runRoutes(app, ctx);
   runsRoutes(app, ctx);
+  usageRoutes(app, ctx);
   timeTravelRoutes(app, ctx);
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);

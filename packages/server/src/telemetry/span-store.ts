@@ -18,6 +18,13 @@ import {
   type TextRedactor,
   type TraceContentCapture,
 } from './redaction.js';
+import {
+  ADK_MODEL_SPAN_NAME,
+  isModelCallSpan,
+  latestModelSpanName,
+  type ModelSpanNaming,
+  modelSpanNaming,
+} from './span-names.js';
 
 /** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
 export type SpanRecord = StoredSpan;
@@ -66,6 +73,8 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly listeners = new Set<SpanListener>();
   /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup`: model calls carry `gen_ai.system` too. */
   private readonly legacyNames = emitsLegacyGenAiNames();
+  /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`: model calls are named `chat {model}`. */
+  private readonly spanNaming: ModelSpanNaming = modelSpanNaming();
   private redact: TextRedactor | undefined;
   private content: TraceContentCapture = 'full';
   private prices: PriceTable = priceTable();
@@ -85,6 +94,12 @@ export class InMemorySpanStore implements SpanProcessor {
   onEnding(span: Span): void {
     this.scrub(span);
     this.price(span);
+    if (this.spanNaming === 'latest' && span.name === ADK_MODEL_SPAN_NAME) {
+      const a = span.attributes;
+      span.updateName(
+        latestModelSpanName(String(a['gen_ai.operation.name'] ?? 'chat'), a['gen_ai.request.model']),
+      );
+    }
     const model = span.attributes['gen_ai.request.model'];
     if (typeof model !== 'string' || span.attributes['gen_ai.provider.name'] !== undefined) return;
     const provider = genAiProviderName(model);
@@ -203,7 +218,7 @@ export class InMemorySpanStore implements SpanProcessor {
         this.traceSessions.set(record.trace_id, touched);
       }
       touched.add(sessionId);
-      if (span.name === 'call_llm') this.slot(sessionId).llm = record;
+      if (isModelCallSpan(span)) this.slot(sessionId).llm = record;
       else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
     }
     this.notify(record);

@@ -63,5 +63,16 @@ export function runMigrations(family: SqlFamily, tables: Tables): Record<string,
         await db.schema.dropTable(table).ifExists().execute();
       },
     },
+    // Tokens and cost of a run's model calls, written when it ends (JSON, null before).
+    '0011_run_usage': {
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema.alterTable(table).addColumn('usage', f.types.json).execute();
+      },
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async down(db: Kysely<any>): Promise<void> {
+        await db.schema.alterTable(table).dropColumn('usage').execute();
+      },
+    },
   };
 }

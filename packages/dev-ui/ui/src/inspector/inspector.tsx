@@ -118,7 +118,14 @@ function InspectorInner({
         {tab === 'event' ? <EventTab event={selected} /> : null}
         {tab === 'state' ? <StateTab events={events} selected={selected} finalState={finalState} /> : null}
         {tab === 'model' ? <ModelTab event={selected} /> : null}
-        {tab === 'usage' ? <UsageTab events={events} onSelect={onSelect} /> : null}
+        {tab === 'usage' ? (
+          <UsageTab
+            events={events}
+            onSelect={onSelect}
+            {...(app && session ? { app, user, session } : {})}
+            refreshKey={refreshKey}
+          />
+        ) : null}
         {tab === 'artifacts' ? (
           <ArtifactsTab
             target={app && session ? { app, user, session } : undefined}

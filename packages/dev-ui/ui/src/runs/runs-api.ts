@@ -17,6 +17,19 @@ export interface RunRecord {
   durationMs: number;
   cancelRequested?: boolean;
   error?: { code?: string; message?: string };
+  /** Tokens and cost of the run's model calls (servers that record them), set when it ends. */
+  usage?: RunUsage;
+}
+
+/** A run's (or a session's) model calls: tokens, and USD as the server's price table says. */
+export interface RunUsage {
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+  unpricedCalls: number;
 }
 
 export const isLive = (status: RunStatus) => status === 'queued' || status === 'running';
@@ -98,6 +111,11 @@ export async function* readSseMessages(body: ReadableStream<Uint8Array>): AsyncG
 export type RunTailItem = { kind: 'event'; event: AdkEvent } | { kind: 'end'; run: RunRecord };
 
 export const runsApi = {
+  /** Totals of a session's runs (`GET …/sessions/{id}/usage`). */
+  sessionUsage: (app: string, user: string, session: string) =>
+    send<{ runs: number; usage: RunUsage }>(
+      `/apps/${enc(app)}/users/${enc(user)}/sessions/${enc(session)}/usage`,
+    ),
   async list(
     app: string,
     user: string,

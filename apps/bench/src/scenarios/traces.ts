@@ -1,0 +1,242 @@
+// Traces persisted beside the sessions (issue 39): (a) what span persistence costs a Postgres
+// server under the 50 × 20 /run_sse load of the server scenario (same workers), against the same
+// run with tracing off; (b) listing the newest 50 of 100,000 stored traces over HTTP
+// (`GET /debug/traces`) on Postgres.
+
+import { type RunningWorker, SkipSignal, startWorker, summarizeError } from '../harness/child.js';
+import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
+import { type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
+import { percentile } from '../harness/stats.js';
+import { newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
+import { type Measured, measure, type Target } from './server.js';
+
+const PERSISTENCE_TARGET = 0.95;
+const LIST_P50_TARGET_MS = 20;
+
+export const tracesScenario: Scenario = {
+  id: 'traces',
+  title: '20. Persisted traces',
+  async run(config) {
+    const report = newReport(this.id, this.title);
+    await persistenceCost(report, config.quick, config.log);
+    await newestTraces(report, config.quick, config.log);
+    return report;
+  },
+};
+
+async function withPostgres(
+  report: ScenarioReport,
+  what: string,
+  body: (cluster: PostgresCluster) => Promise<void>,
+): Promise<void> {
+  let cluster: PostgresCluster;
+  try {
+    cluster = await startPostgres();
+  } catch (error) {
+    report.skipped.push(`${what}: ${postgresSkipped(error)}`);
+    return;
+  }
+  try {
+    await body(cluster);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** (a) turns/s with spans persisted ÷ with tracing off, alternating rounds on one Postgres. */
+async function persistenceCost(
+  report: ScenarioReport,
+  quick: boolean,
+  log: (m: string) => void,
+): Promise<void> {
+  const sessions = quick ? 5 : 50;
+  const turns = quick ? 3 : 20;
+  const warmupTurns = quick ? 1 : 3;
+  const rounds = quick ? 1 : 2;
+  await withPostgres(report, 'span persistence cost', async (cluster) => {
+    const modes = [
+      { id: 'off', label: 'tracing off', tracing: false },
+      { id: 'on', label: 'spans persisted (default)', tracing: true },
+    ] as const;
+    const best = new Map<string, Measured>();
+    const rows: string[][] = [];
+    for (let round = 1; round <= rounds; round++) {
+      for (const mode of modes) {
+        const target: Target = {
+          id: `traces-${mode.id}`,
+          label: `@adk/server, Postgres, ${mode.label}`,
+          worker: 'server-adk.ts',
+          args: () => undefined,
+        };
+        log(`  ${target.label} (round ${round}): ${sessions} sessions × ${turns} turns`);
+        const outcome = await measure(
+          report,
+          target,
+          { store: 'postgres', postgresUrl: cluster.url, tracing: mode.tracing },
+          { sessions, turns, warmupTurns },
+        );
+        if (!outcome) continue;
+        rows.push([
+          target.label,
+          String(round),
+          fmt(outcome.turnsPerSecond),
+          fmtMs(outcome.p50),
+          fmtMs(outcome.p99),
+          `${fmt(outcome.cpuPerTurnMs * 1000, 0)} µs`,
+        ]);
+        const prev = best.get(mode.id);
+        if (!prev || outcome.turnsPerSecond > prev.turnsPerSecond) best.set(mode.id, outcome);
+      }
+    }
+    if (rows.length > 0)
+      report.tables.push({
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process per row, rows alternating between tracing off and on (spans of every turn batched into the sessions' database off the request path); ${rounds} round(s), the best of each mode compared.`,
+        headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
+        rows,
+      });
+    const on = best.get('on');
+    const off = best.get('off');
+    const ratio = on && off ? on.turnsPerSecond / off.turnsPerSecond : Number.NaN;
+    report.checks.push({
+      scenario: report.title,
+      label: '/run_sse turns/s on Postgres, spans persisted ÷ tracing off',
+      target: `≥ ${PERSISTENCE_TARGET}×`,
+      measured: fmtRatio(ratio),
+      pass: Number.isFinite(ratio) ? ratio >= PERSISTENCE_TARGET : undefined,
+      ratio: { value: ratio, target: PERSISTENCE_TARGET, chartLabel: '20 traces, persisted ÷ off' },
+    });
+  });
+}
+
+/** (b) p50 of `GET /debug/traces?limit=50` with 100,000 traces stored on Postgres. */
+async function newestTraces(report: ScenarioReport, quick: boolean, log: (m: string) => void): Promise<void> {
+  const stored = quick ? 10_000 : 100_000;
+  const requests = quick ? 50 : 300;
+  await withPostgres(report, 'newest traces listing', async (cluster) => {
+    let sessionSql: typeof import('@adk/session-sql');
+    try {
+      sessionSql = await import('@adk/session-sql');
+    } catch (error) {
+      report.skipped.push(
+        `newest traces listing: @adk/session-sql cannot be loaded: ${summarizeError(error)}`,
+      );
+      return;
+    }
+    log(`  seeding ${stored} traces on Postgres`);
+    const seedStarted = performance.now();
+    const stores = await sessionSql.createSqlStores(cluster.url);
+    try {
+      await seedTraces(stores.traces, stored);
+    } finally {
+      await stores.close();
+    }
+    const seedMs = performance.now() - seedStarted;
+    let running: RunningWorker<{ url: string }>;
+    try {
+      running = await startWorker<{ url: string }>(
+        'server-adk.ts',
+        { store: 'postgres', postgresUrl: cluster.url },
+        180_000,
+      );
+    } catch (error) {
+      if (error instanceof SkipSignal) report.skipped.push(`newest traces listing: ${error.message}`);
+      else report.notes.push(`**Error** starting the server on the seeded traces: ${summarizeError(error)}`);
+      return;
+    }
+    const latencies: number[] = [];
+    const filtered: number[] = [];
+    try {
+      const url = `${running.info.url}/debug/traces?limit=50`;
+      const get = async (target: string, out?: number[]) => {
+        const t0 = performance.now();
+        const res = await fetch(target);
+        const body = (await res.json()) as { traces?: unknown[] };
+        if (!res.ok || body.traces?.length !== 50) throw new Error(`GET ${target}: ${res.status}`);
+        out?.push(performance.now() - t0);
+      };
+      for (let i = 0; i < 20; i++) await get(url);
+      for (let i = 0; i < requests; i++) await get(url, latencies);
+      const byUser = `${running.info.url}/debug/traces?limit=50&app=bench&user=user-7&status=ok`;
+      for (let i = 0; i < 5; i++) await get(byUser);
+      for (let i = 0; i < requests; i++) await get(byUser, filtered);
+    } catch (error) {
+      report.notes.push(`**Error** listing traces: ${summarizeError(error)}`);
+    } finally {
+      await running.stop();
+    }
+    if (latencies.length === 0) return;
+    const p50 = percentile(latencies, 50);
+    report.tables.push({
+      caption: `Listing traces over HTTP from @adk/server on Postgres with ${stored.toLocaleString('en-US')} traces stored (one span each, seeded in ${fmt(seedMs / 1000)} s through SqlTraceStore.writeSpans in batches); ${requests} sequential requests after 20 warm-up ones, each answer read and checked to hold 50 traces.`,
+      headers: ['request', 'p50', 'p99'],
+      rows: [
+        ['GET /debug/traces?limit=50 (newest 50)', fmtMs(p50), fmtMs(percentile(latencies, 99))],
+        ...(filtered.length > 0
+          ? [
+              [
+                'GET /debug/traces?limit=50&app=…&user=…&status=ok',
+                fmtMs(percentile(filtered, 50)),
+                fmtMs(percentile(filtered, 99)),
+              ],
+            ]
+          : []),
+      ],
+    });
+    report.checks.push({
+      scenario: report.title,
+      label: `newest 50 of ${stored.toLocaleString('en-US')} stored traces over HTTP, p50`,
+      target: `≤ ${LIST_P50_TARGET_MS} ms`,
+      measured: fmtMs(p50),
+      pass: p50 <= LIST_P50_TARGET_MS,
+    });
+  });
+}
+
+/** Writes `count` finished traces of one span each, newest last, spread over the past hours. */
+async function seedTraces(
+  store: { writeSpans: import('@adk/core').TraceStore['writeSpans'] },
+  count: number,
+): Promise<void> {
+  const batch = 5000;
+  const nowNs = Date.now() * 1e6;
+  for (let first = 0; first < count; first += batch) {
+    const spans: import('@adk/core').StoredSpan[] = [];
+    const traces: import('@adk/core').TraceSummary[] = [];
+    for (let i = first; i < Math.min(count, first + batch); i++) {
+      const traceId = i.toString(16).padStart(32, '0');
+      // 100 ms apart, ending now: 100,000 traces cover under 3 hours (within the 7-day retention).
+      const start = nowNs - (count - i) * 1e8;
+      const end = start + 2e7;
+      const session = `s-${i % 5000}`;
+      const user = `user-${i % 50}`;
+      spans.push({
+        name: 'invocation',
+        span_id: i.toString(16).padStart(16, '0'),
+        trace_id: traceId,
+        parent_span_id: null,
+        start_time: start,
+        end_time: end,
+        attributes: { 'gen_ai.conversation.id': session, 'adk.invocation_id': `e-${i}` },
+        status: i % 20 === 0 ? 'error' : 'unset',
+      });
+      traces.push({
+        trace_id: traceId,
+        name: 'invocation',
+        app_name: 'bench',
+        user_id: user,
+        session_id: session,
+        invocation_id: `e-${i}`,
+        start_time: start,
+        end_time: end,
+        duration_ms: 20,
+        status: i % 20 === 0 ? 'error' : 'ok',
+        span_count: 1,
+        error_count: i % 20 === 0 ? 1 : 0,
+        input_tokens: 120,
+        output_tokens: 30,
+        cost_usd: 0.0001,
+      });
+    }
+    await store.writeSpans(spans, traces);
+  }
+}
