@@ -183,11 +183,6 @@ export const LOAD_ARTIFACTS_DESCRIPTION =
 export const LOAD_ARTIFACTS_RESULT_STATUS =
   'artifact contents temporarily inserted and removed. to access these artifacts, call load_artifacts tool again.';
 
-/** Added to the system instruction when the session has artifacts (names as Python's json.dumps). */
-export function loadArtifactsInstruction(names: string[]): string {
-  return `You have a list of artifacts:\n  ${pythonJsonDumps(names)}\n\n  When the user asks questions about any of the artifacts, you should call the\n  \`load_artifacts\` function to load the artifact. Always call load_artifacts\n  before answering questions related to the artifacts, regardless of whether the\n  artifacts have been loaded before. Do not depend on prior answers about the\n  artifacts.\n  `;
-}
-
 /** Leads each artifact's content added to the request after `load_artifacts` answered. */
 export function loadedArtifactHeading(name: string): string {
   return `Artifact ${name} is:`;
@@ -327,24 +322,4 @@ export function pythonRepr(value: unknown): string {
     return `{${entries.join(', ')}}`;
   }
   return pythonStr(String(value));
-}
-
-/**
- * Python's `json.dumps` with its defaults (`", "` and `": "` separators, ASCII only); with
- * `ensureAscii: false`, non-ASCII characters are kept as they are (`ensure_ascii=False`).
- */
-export function pythonJsonDumps(value: unknown, options: { ensureAscii?: boolean } = {}): string {
-  const ascii = options.ensureAscii ?? true;
-  const json = (v: unknown): string => {
-    if (Array.isArray(v)) return `[${v.map(json).join(', ')}]`;
-    if (v !== null && typeof v === 'object')
-      return `{${Object.entries(v as Record<string, unknown>)
-        .map(([k, x]) => `${json(k)}: ${json(x)}`)
-        .join(', ')}}`;
-    const text = JSON.stringify(v) ?? 'null';
-    return ascii
-      ? text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      : text;
-  };
-  return json(value);
 }

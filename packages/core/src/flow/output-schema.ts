@@ -4,7 +4,7 @@ import { createEvent, type Event, eventFunctionResponses, isFinalResponse } from
 import { modelCapabilities } from '../models/capabilities.js';
 import { resolveModel } from '../models/registry.js';
 import { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool } from '../tools/set-model-response-tool.js';
-import { pythonJsonDumps } from './adk-prompts.js';
+import { pythonJsonDumps } from './python-json.js';
 
 export { SET_MODEL_RESPONSE_TOOL_NAME, SetModelResponseTool };
 

@@ -2,7 +2,7 @@ import type { BaseAgent } from '../agents/base-agent.js';
 import { CallbackContext } from '../agents/callback-context.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import type { Content, Part } from '../events/content.js';
-import { pythonJsonDumps } from '../flow/adk-prompts.js';
+import { pythonJsonDumps } from '../flow/python-json.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import { withoutTempKeys } from '../sessions/state.js';
 import type { SetModelResponseShape } from '../tools/set-model-response-tool.js';

@@ -14,7 +14,6 @@ import type {
   RunStatus,
   RunStore,
 } from './run-store.js';
-import { runUsageOf } from './run-usage.js';
 
 /** What the manager needs of a run request (the Runner's RunParams). */
 export interface ManagedRunParams extends RunInput {
@@ -497,15 +496,23 @@ export class RunManager {
 
   private async finish(active: ActiveRun, status: RunStatus, error: RunRecord['error']): Promise<void> {
     const { record } = active;
-    const usage = runUsageOf(active.usageEvents, {
-      ...(this.prices ? { prices: this.prices } : {}),
-      ...(this.modelOf ? { modelOf: this.modelOf } : {}),
-    });
+    // Pricing loads with the first run that reported token usage.
+    const usage =
+      active.usageEvents.length > 0
+        ? await loadRunUsage().then(
+            (m) =>
+              m.runUsageOf(active.usageEvents, {
+                ...(this.prices ? { prices: this.prices } : {}),
+                ...(this.modelOf ? { modelOf: this.modelOf } : {}),
+              }),
+            () => undefined,
+          )
+        : undefined;
     const patch = {
       status,
       endedAt: nowMs(),
       ...(error ? { error } : {}),
-      ...(usage.modelCalls > 0 ? { usage } : {}),
+      ...(usage && usage.modelCalls > 0 ? { usage } : {}),
     };
     try {
       await this.store.updateRun(this.key(record.id), patch);
@@ -547,3 +554,6 @@ export class RunManager {
 let runTail: Promise<typeof import('./run-tail.js')> | undefined;
 /** Tails of a run's events (`events`), imported once on first use. */
 const loadRunTail = () => (runTail ??= import('./run-tail.js'));
+
+let runUsage: Promise<typeof import('./run-usage.js')> | undefined;
+const loadRunUsage = () => (runUsage ??= import('./run-usage.js'));

@@ -8,15 +8,20 @@ import {
   LOAD_ARTIFACTS_RESULT_STATUS,
   LOAD_MEMORY_DESCRIPTION,
   LOAD_MEMORY_INSTRUCTION,
-  loadArtifactsInstruction,
   loadedArtifactHeading,
   preloadMemoryInstruction,
 } from '../flow/adk-prompts.js';
+import { pythonJsonDumps } from '../flow/python-json.js';
 import type { FunctionDeclaration, JsonSchema, LlmRequest } from '../models/llm.js';
 import { formatIssues, lazySchema, type SchemaLike } from '../utils/zod.js';
 import { BaseTool } from './base-tool.js';
 import { ToolArgumentsError } from './function-tool.js';
 import type { ToolContext } from './tool-context.js';
+
+/** Added to the system instruction when the session has artifacts (names as Python's json.dumps). */
+function loadArtifactsInstruction(names: string[]): string {
+  return `You have a list of artifacts:\n  ${pythonJsonDumps(names)}\n\n  When the user asks questions about any of the artifacts, you should call the\n  \`load_artifacts\` function to load the artifact. Always call load_artifacts\n  before answering questions related to the artifacts, regardless of whether the\n  artifacts have been loaded before. Do not depend on prior answers about the\n  artifacts.\n  `;
+}
 
 /** Appends to the system instruction as ADK's `append_instructions` does. */
 function appendInstruction(request: LlmRequest, text: string): void {
