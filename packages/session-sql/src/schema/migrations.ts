@@ -6,7 +6,7 @@ import { forkMigrations } from './fork-migrations.js';
 import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { memoryNeighbourMigrations } from './memory-neighbour-migrations.js';
 import { modelResponseMigrations } from './model-response-migrations.js';
-import { runMigrations } from './run-migrations.js';
+import { runMigrations, runUsageMigrations } from './run-migrations.js';
 import { scoreMigrations } from './score-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
@@ -146,6 +146,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...traceMigrations(family, tables),
     // Scorer results and sent score alerts (0010_scores).
     ...scoreMigrations(family, tables),
+    // Tokens and cost on run records (0011_run_usage).
+    ...runUsageMigrations(family, tables),
     // The neighbouring turns of a memory search hit (0012_memory_session_time_index).
     ...memoryNeighbourMigrations(tables),
   };

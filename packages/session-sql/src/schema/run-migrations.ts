@@ -63,7 +63,14 @@ export function runMigrations(family: SqlFamily, tables: Tables): Record<string,
         await db.schema.dropTable(table).ifExists().execute();
       },
     },
-    // Tokens and cost of a run's model calls, written when it ends (JSON, null before).
+  };
+}
+
+/** Tokens and cost of a run's model calls, written when it ends (JSON, null before). */
+export function runUsageMigrations(family: SqlFamily, tables: Tables): Record<string, Migration> {
+  const f = flavorOf(family);
+  const table = runTableFor(tables);
+  return {
     '0011_run_usage': {
       // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
       async up(db: Kysely<any>): Promise<void> {
