@@ -21,16 +21,16 @@ export interface PauseSigningOptions {
   keys: readonly string[];
 }
 
-/** @internal */
+/** One imported key with its id (shared with the lazily loaded signing code). */
 export interface SigningKey {
   id: string;
   key: Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 }
 
-/** @internal */
+/** UTF-8 encoder shared with the lazily loaded signing code. */
 export const encoder = /* @__PURE__ */ new TextEncoder();
 
-/** @internal */
+/** Base64url without padding (shared with the lazily loaded signing code). */
 export function base64url(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
