@@ -60,8 +60,18 @@ const ROWS_PER_INSERT = 200;
 const micros = (nanos: number) => Math.round(nanos / 1000);
 const nanos = (value: number | string) => Number(value) * 1000;
 
+/** Whether a string anywhere in `value` holds a NUL character (a scan, no serialization). */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasNul);
+  for (const key in value) if (hasNul((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** Drops NUL characters, which Postgres jsonb refuses, from every string of a value. */
 function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
+  if (!hasNul(value)) return value;
   const text = JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
   );

@@ -11,6 +11,8 @@ export interface ServerAdkArgs {
   postgresUrl?: string;
   /** `false`: no spans at all (the traces scenario's baseline). Default: the server's default (on). */
   tracing?: boolean;
+  /** What spans capture of the conversation (`adk api_server` uses `metadata`). Default: the server's (`full`). */
+  traceContent?: 'off' | 'metadata' | 'full';
 }
 
 async function main(): Promise<void> {
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
         : { dataDir: args.dataDir }),
     a2a: false,
     ...(args.tracing === false ? { tracing: false } : {}),
+    ...(args.traceContent ? { traceContent: args.traceContent } : {}),
   });
   const listening = await server.listenAdkServer(adk, { port: 0 });
   reportCpuOnSignals();
