@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LLM_REQUEST_ATTRIBUTE, payloadJson } from './model-payloads.js';
+import { LLM_REQUEST_ATTRIBUTE, PAYLOAD_LIMIT, payloadJson } from './model-payloads.js';
+import { rememberingRedactor } from './redaction.js';
 import { InMemorySpanStore } from './span-store.js';
 
 describe('payloadJson', () => {
@@ -36,6 +37,47 @@ describe('payloadJson', () => {
     cyclic.self = cyclic;
     expect(JSON.parse(payloadJson(cyclic))).toHaveProperty('unrecorded');
   });
+
+  it('masks every text and key before serializing, scanning a repeated turn once', () => {
+    const scanned: string[] = [];
+    const redact = rememberingRedactor((text) => {
+      scanned.push(text);
+      return text.replaceAll('4111111111111111', '[CARD]');
+    });
+    const turn = { role: 'user', parts: [{ text: 'my card is 4111111111111111' }] };
+    const first = payloadJson({ contents: [turn] }, PAYLOAD_LIMIT, redact);
+    expect(first).toBe('{"contents":[{"role":"user","parts":[{"text":"my card is [CARD]"}]}]}');
+    const before = scanned.length;
+    const next = { role: 'model', parts: [{ functionCall: { args: { '4111111111111111': 'x' } } }] };
+    const second = payloadJson({ contents: [turn, next] }, PAYLOAD_LIMIT, redact);
+    expect(second).not.toContain('4111111111111111');
+    expect(JSON.parse(second).contents[1].parts[0].functionCall.args).toEqual({ '[CARD]': 'x' });
+    // The earlier turn's texts came from memory: only the new turn's texts and keys were scanned.
+    expect(scanned.slice(before)).not.toContain('my card is 4111111111111111');
+    expect(scanned.slice(before)).toContain('4111111111111111');
+  });
+});
+
+describe('rememberingRedactor', () => {
+  it('keeps the answers in use within its character budget', () => {
+    let calls = 0;
+    const redact = rememberingRedactor((text) => {
+      calls += 1;
+      return text.toUpperCase();
+    }, 16);
+    expect(redact('aaaa')).toBe('AAAA');
+    expect(redact('bbbb')).toBe('BBBB');
+    expect(calls).toBe(2);
+    redact('cccc'); // 12 characters: over half the budget, these become the older generation
+    redact('aaaa'); // a hit in the older generation, kept
+    expect(calls).toBe(3);
+    redact('dddd');
+    redact('eeee'); // another turnover: 'bbbb' and 'cccc' were not used since, so they go
+    expect(redact('aaaa')).toBe('AAAA');
+    expect(calls).toBe(5);
+    redact('bbbb');
+    expect(calls).toBe(6);
+  });
 });
 
 describe('InMemorySpanStore payloads', () => {
@@ -63,6 +105,17 @@ describe('InMemorySpanStore payloads', () => {
     expect(record?.attributes[LLM_REQUEST_ATTRIBUTE]).toBe('{"text":"card [CARD]"}');
     expect({ ...record?.attributes }[LLM_REQUEST_ATTRIBUTE]).toBe('{"text":"card [CARD]"}');
     expect(calls).toBe(1);
+    // A function that takes the redactor masks its own texts; the store does not scan its output.
+    const second = provider.getTracer('t').startSpan('call_llm', {
+      attributes: { 'gcp.vertex.agent.session_id': 's1', 'gen_ai.operation.name': 'chat' },
+    });
+    second.end();
+    store.annotateLatestModelCall('s1', {
+      [LLM_REQUEST_ATTRIBUTE]: (redact) =>
+        payloadJson({ text: 'card 4111111111111111', n: '4111111111111111' }, PAYLOAD_LIMIT, redact),
+    });
+    const latest = store.sessionSpans('s1').at(-1);
+    expect(latest?.attributes[LLM_REQUEST_ATTRIBUTE]).toBe('{"text":"card [CARD]","n":"[CARD]"}');
     await provider.shutdown();
   });
 });

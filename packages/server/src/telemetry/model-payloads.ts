@@ -1,4 +1,5 @@
 import type { Plugin } from '@adk/core';
+import type { TextRedactor } from './redaction.js';
 import type { InMemorySpanStore } from './span-store.js';
 
 /** The attributes ADK puts the model's request and raw response in (JSON strings). */
@@ -23,18 +24,19 @@ const MAX_DEPTH = 1000;
  * function costs half as much again on a long conversation). Functions and symbols are dropped by
  * `JSON.stringify` itself.
  */
-function withoutInlineBytes(value: unknown, depth: number): unknown {
+function withoutInlineBytes(value: unknown, depth: number, redact?: TextRedactor): unknown {
+  if (typeof value === 'string') return redact ? redact(value) : value;
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (depth > MAX_DEPTH) throw new TypeError('the payload is cyclic or too deeply nested');
   // As JSON.stringify would: what toJSON gives stands for the object (Dates give strings).
   const toJson = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJson === 'function') return withoutInlineBytes(toJson.call(value), depth + 1);
+  if (typeof toJson === 'function') return withoutInlineBytes(toJson.call(value), depth + 1, redact);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const stripped = withoutInlineBytes(item, depth + 1);
+      const stripped = withoutInlineBytes(item, depth + 1, redact);
       if (stripped !== item) {
         copy ??= value.slice();
         copy[i] = stripped;
@@ -43,34 +45,42 @@ function withoutInlineBytes(value: unknown, depth: number): unknown {
     return copy ?? value;
   }
   let copy: Record<string, unknown> | undefined;
+  let renamed = false;
   for (const [key, item] of Object.entries(value)) {
     let stripped: unknown;
     if (key === 'inlineData' && item && typeof item === 'object') {
       const size = inlineSize((item as { data?: unknown }).data);
       stripped =
         size === undefined
-          ? withoutInlineBytes(item, depth + 1)
+          ? withoutInlineBytes(item, depth + 1, redact)
           : { ...item, data: `<${size} bytes not recorded>` };
-    } else stripped = withoutInlineBytes(item, depth + 1);
+    } else stripped = withoutInlineBytes(item, depth + 1, redact);
     if (stripped !== item) {
       copy ??= { ...value };
       copy[key] = stripped;
     }
+    if (redact && redact(key) !== key) renamed = true;
   }
+  // A key that holds a secret (a model's arguments can be keyed by anything) is masked too.
+  if (renamed && redact)
+    return Object.fromEntries(Object.entries(copy ?? value).map(([k, v]) => [redact(k), v]));
   return copy ?? value;
 }
 
 /**
  * JSON of a model request or response for the trace: inline file bytes are replaced by their size
  * (they are the user's data and often megabytes), functions dropped, and the text cut at `limit`
- * characters with a marker saying how long it was.
+ * characters with a marker saying how long it was. With `redact`, every string (and key) is masked
+ * before it is serialized: a conversation's earlier turns repeat in each request, so a remembering
+ * redactor sees each text once instead of scanning the whole history on every call.
  */
-export function payloadJson(value: unknown, limit = PAYLOAD_LIMIT): string {
+export function payloadJson(value: unknown, limit = PAYLOAD_LIMIT, redact?: TextRedactor): string {
   let text: string;
   try {
-    text = JSON.stringify(withoutInlineBytes(value, 0)) ?? 'null';
+    text = JSON.stringify(withoutInlineBytes(value, 0, redact)) ?? 'null';
   } catch (error) {
-    text = JSON.stringify({ unrecorded: `Not serializable: ${(error as Error).message}` });
+    const message = `Not serializable: ${(error as Error).message}`;
+    text = JSON.stringify({ unrecorded: redact ? redact(message) : message });
   }
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}…[truncated: ${text.length} characters in all]`;
@@ -100,8 +110,8 @@ export function modelPayloadPlugin(store: InMemorySpanStore): Plugin {
     name: 'adk-server-model-payloads',
     afterModel({ context, request, response }) {
       store.annotateLatestModelCall(context.session.id, {
-        [LLM_REQUEST_ATTRIBUTE]: () => payloadJson(request),
-        [LLM_RESPONSE_ATTRIBUTE]: () => payloadJson(response),
+        [LLM_REQUEST_ATTRIBUTE]: (redact) => payloadJson(request, PAYLOAD_LIMIT, redact),
+        [LLM_RESPONSE_ATTRIBUTE]: (redact) => payloadJson(response, PAYLOAD_LIMIT, redact),
       });
     },
     // A failed call keeps its request too, and in place of a response what went wrong (the
@@ -109,8 +119,9 @@ export function modelPayloadPlugin(store: InMemorySpanStore): Plugin {
     onModelError({ context, request, error }) {
       const response = (error as { response?: unknown } | undefined)?.response;
       store.annotateLatestModelCall(context.session.id, {
-        [LLM_REQUEST_ATTRIBUTE]: () => payloadJson(request),
-        [LLM_RESPONSE_ATTRIBUTE]: () => payloadJson(response ?? { error: describeFailure(error) }),
+        [LLM_REQUEST_ATTRIBUTE]: (redact) => payloadJson(request, PAYLOAD_LIMIT, redact),
+        [LLM_RESPONSE_ATTRIBUTE]: (redact) =>
+          payloadJson(response ?? { error: describeFailure(error) }, PAYLOAD_LIMIT, redact),
       });
     },
   };

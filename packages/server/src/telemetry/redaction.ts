@@ -62,19 +62,35 @@ export const builtInRedactor: TextRedactor = (text) => {
 };
 
 /**
- * `redact` with its answers for short texts kept (a bounded map, oldest out first): span attributes
- * repeat the same descriptions, arguments and results turn after turn, and each detector pass
- * costs a scan of the text.
+ * `redact` with its answers for short texts kept, the least recently used going first, within a
+ * budget of characters: span attributes repeat the same descriptions, arguments and results turn after turn,
+ * a conversation's earlier turns repeat in every model request, and each detector pass costs a scan
+ * of the text.
  */
-export function rememberingRedactor(redact: TextRedactor, entries = 1024, longest = 4096): TextRedactor {
-  const known = new Map<string, string>();
+export function rememberingRedactor(
+  redact: TextRedactor,
+  budgetChars = 4_000_000,
+  longest = 4096,
+): TextRedactor {
+  // Two generations: answers used since the last turnover live in `recent`; when it is full it
+  // becomes `older` and the previous `older` is dropped. A hit in `older` moves to `recent`. This
+  // keeps what is in use, with no per-hit reordering.
+  let recent = new Map<string, string>();
+  let older = new Map<string, string>();
+  let chars = 0;
+  const half = budgetChars / 2;
   return (text) => {
     if (text.length > longest) return redact(text);
-    const hit = known.get(text);
+    const hit = recent.get(text);
     if (hit !== undefined) return hit;
-    const masked = redact(text);
-    known.set(text, masked);
-    if (known.size > entries) known.delete(known.keys().next().value as string);
+    const masked = older.get(text) ?? redact(text);
+    recent.set(text, masked);
+    chars += text.length;
+    if (chars > half) {
+      older = recent;
+      recent = new Map();
+      chars = 0;
+    }
     return masked;
   };
 }

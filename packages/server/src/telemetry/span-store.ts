@@ -304,10 +304,16 @@ export class InMemorySpanStore implements SpanProcessor {
   /**
    * Adds attributes (the model request and response) to the session's latest finished model-call
    * span. Called from an `afterModel` hook: the call's span has just ended, so it is the latest.
-   * A value given as a function is computed, and redacted, on first read (a trace view, the
-   * persistent writer's next batch), never on the run's path; it is read once and then kept.
+   * A value given as a function is computed on first read (a trace view, the persistent writer's
+   * next batch), never on the run's path; it is read once and then kept. A function that declares a
+   * parameter is given the store's redactor and applies it to every text it puts in the value (it
+   * knows the value's structure, so repeated parts are masked once and remembered); the output of
+   * one that declares none is redacted as a whole.
    */
-  annotateLatestModelCall(sessionId: string, attributes: Record<string, string | (() => string)>): void {
+  annotateLatestModelCall(
+    sessionId: string,
+    attributes: Record<string, string | ((redact: TextRedactor | undefined) => string)>,
+  ): void {
     const record = this.latest.get(sessionId)?.llm;
     if (!record) return;
     const redact = this.redact;
@@ -321,13 +327,17 @@ export class InMemorySpanStore implements SpanProcessor {
         configurable: true,
         enumerable: true,
         get() {
-          let text: string;
+          let masked: string;
           try {
-            text = value();
+            if (value.length > 0 || !redact) masked = value(redact);
+            else {
+              const text = value(undefined);
+              masked = (redactAttributes({ [key]: text }, redact)[key] as string | undefined) ?? text;
+            }
           } catch (error) {
-            text = JSON.stringify({ unrecorded: (error as Error).message });
+            const text = JSON.stringify({ unrecorded: (error as Error).message });
+            masked = redact ? redact(text) : text;
           }
-          const masked = redact ? (redactAttributes({ [key]: text }, redact)[key] ?? text) : text;
           Object.defineProperty(target, key, {
             configurable: true,
             enumerable: true,
