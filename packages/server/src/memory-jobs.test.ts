@@ -16,9 +16,21 @@ let server: TestServer;
 
 beforeAll(async () => {
   const model = new ScriptedModel({ respond: () => 'noted' });
+  // The fact extractor: one fact per turn that names a boat.
+  const extractor = new ScriptedModel({
+    respond: (request) => {
+      const asked = JSON.stringify(request.contents);
+      return asked.includes('ketch')
+        ? JSON.stringify({ facts: [{ text: "The user's boat is a ketch." }] })
+        : '{"facts":[]}';
+    },
+  });
   server = await startServer({
     databaseUrl,
-    apps: { keeper: new LlmAgent({ name: 'keeper', model, memory: { recall: true } }) },
+    apps: {
+      keeper: new LlmAgent({ name: 'keeper', model, memory: { recall: true } }),
+      archivist: new LlmAgent({ name: 'archivist', model, memory: { facts: { model: extractor } } }),
+    },
   });
 });
 afterAll(async () => {
@@ -76,6 +88,37 @@ describe('memory jobs in the server', () => {
       .map((e) => (e.customMetadata as Record<string, unknown> | undefined)?.[RECALL_METADATA_KEY])
       .find(Boolean) as RecallRecord | undefined;
     expect(recall?.memories.some((m) => m.sessionId === 'first')).toBe(true);
+    await db.destroy();
+  });
+
+  it("runs each app's fact jobs on the server's worker with that app's agent options", {
+    timeout: 120_000,
+  }, async () => {
+    const created = await fetch(`${server.url}/apps/archivist/users/u1/sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sessionId: 'boats' }),
+    });
+    expect(created.status).toBe(200);
+    const response = await fetch(`${server.url}/run_sse`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        appName: 'archivist',
+        userId: 'u1',
+        sessionId: 'boats',
+        newMessage: { role: 'user', parts: [{ text: 'I bought a ketch' }] },
+      }),
+    });
+    expect(response.status).toBe(200);
+    await readSse(response);
+    const db = await kyselyFromUrl(databaseUrl);
+    const memory = new SqlMemoryService({ db, migrate: false });
+    const facts = async () =>
+      (await memory.searchMemory({ appName: 'archivist', userId: 'u1', query: 'boat', kinds: ['fact'] }))
+        .memories;
+    await until(async () => (await facts()).length > 0);
+    expect((await facts()).map((m) => m.content?.parts?.[0]?.text)).toEqual(["The user's boat is a ketch."]);
     await db.destroy();
   });
 });

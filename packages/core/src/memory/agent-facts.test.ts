@@ -233,4 +233,38 @@ describe('facts (memory.facts)', () => {
     });
     expect(memories.map((m) => contentText(m.content))).toEqual(["The user's boat is a yawl."]);
   });
+
+  it('a Runner runs the facts its agent asks for with no set-up: kinds enqueued and handlers registered', async () => {
+    const sessionService = new InMemorySessionService();
+    const queue = new InMemoryMemoryJobQueue();
+    const memoryService = new InMemoryMemoryService({ jobs: queue });
+    const facts = extractor();
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({
+        name: 'root',
+        model: new ScriptedModel({ respond: () => 'ok' }),
+        memory: { facts: { model: facts } },
+      }),
+      sessionService,
+      memoryService,
+      autoCreateSession: true,
+    });
+    for await (const _ of runner.run({
+      userId: 'u',
+      sessionId: 's',
+      newMessage: userContent('my boat is a ketch'),
+    }));
+    expect([...queue.turnKinds]).toEqual(['index']); // the queue itself is left as it was
+    await runner.flushMemory();
+    const { memories } = await memoryService.searchMemory({
+      appName: 'app',
+      userId: 'u',
+      query: 'boat',
+      kinds: ['fact'],
+    });
+    expect(memories.map((m) => contentText(m.content))).toEqual(["The user's boat is a ketch."]);
+    expect(facts.requests.length).toBe(1);
+    await runner.close();
+  });
 });

@@ -104,16 +104,20 @@ export interface TurnEvents {
   events: readonly Event[];
 }
 
-/** Enqueues one job per `turnKinds` kind for a committed turn (what the Runner calls). */
+/**
+ * Enqueues one job per `turnKinds` kind of the queue, and per kind of `options.kinds` (those the
+ * agent's `memory` options need), for a committed turn (what the Runner calls).
+ */
 export async function enqueueTurnJobs(
   queue: MemoryJobQueue,
   turn: TurnEvents,
-  options?: { signal?: AbortSignal },
+  options?: { signal?: AbortSignal; kinds?: readonly MemoryJobKind[] },
 ): Promise<MemoryJob[]> {
   const eventIds = turn.events.filter((e) => !e.partial).map((e) => e.id);
-  if (eventIds.length === 0 || queue.turnKinds.size === 0) return [];
+  const kinds = options?.kinds?.length ? new Set([...queue.turnKinds, ...options.kinds]) : queue.turnKinds;
+  if (eventIds.length === 0 || kinds.size === 0) return [];
   return queue.enqueue(
-    [...queue.turnKinds].map((kind) => ({
+    [...kinds].map((kind) => ({
       kind,
       appName: turn.appName,
       userId: turn.userId,

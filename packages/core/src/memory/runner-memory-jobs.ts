@@ -1,11 +1,14 @@
+import type { BaseAgent } from '../agents/base-agent.js';
 import type { SessionService } from '../sessions/session.js';
+import { agentMemoryJobs } from './agent-jobs.js';
 import { createMemoryJobWorker, type MemoryWorkerConfig, startMemoryJobWorker } from './job-host.js';
 import type { MemoryJobWorker } from './job-worker.js';
 import type { MemoryServiceWithJobs } from './jobs.js';
 
 /**
- * A Runner's memory jobs: one worker made on first use, started in the background on the first
- * enqueued turn (or `startMemoryWorker()`), flushed by `flushMemory()`, stopped for good by `close()`.
+ * A Runner's memory jobs: one worker made on first use, with the handlers its agent tree's `memory`
+ * options need, started in the background on the first enqueued turn (or `startMemoryWorker()`),
+ * flushed by `flushMemory()`, stopped for good by `close()`.
  */
 export class RunnerMemoryJobs {
   readonly worker: MemoryJobWorker;
@@ -16,8 +19,15 @@ export class RunnerMemoryJobs {
     private readonly memory: MemoryServiceWithJobs,
     sessionService: SessionService,
     config: MemoryWorkerConfig,
+    agent?: BaseAgent,
   ) {
     this.worker = createMemoryJobWorker(memory, sessionService, config);
+    // The handlers the agent's `memory` options need (profile, observe, facts), unless given.
+    if (agent) {
+      const { handlers } = agentMemoryJobs(agent, { sessionService });
+      for (const [kind, handler] of Object.entries(handlers))
+        if (handler && !config.handlers?.[kind]) this.worker.registerHandler(kind, handler);
+    }
   }
 
   start(): void {

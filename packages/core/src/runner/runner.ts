@@ -33,7 +33,7 @@ import { hasInputGuardrails } from '../guardrails/guardrails-of.js';
 import { checkInput, loadGuardrailChecks } from '../guardrails/load.js';
 import type { MemoryWorkerConfig } from '../memory/job-host.js';
 import { wakeMemoryWorkers } from '../memory/job-wake.js';
-import { enqueueTurnJobs, hasMemoryJobs } from '../memory/jobs.js';
+import { hasMemoryJobs } from '../memory/jobs.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import type { RunnerMemoryJobs } from '../memory/runner-memory-jobs.js';
 import { defaultModelRegistry, type ModelRegistry } from '../models/registry.js';
@@ -331,7 +331,8 @@ export class Runner {
     const memory = this.memoryService;
     if (!hasMemoryJobs(memory)) return undefined;
     this.memoryJobs ??= import('../memory/runner-memory-jobs.js').then(
-      (host) => new host.RunnerMemoryJobs(memory, this.sessionService, this.memoryWorkerConfig ?? {}),
+      (host) =>
+        new host.RunnerMemoryJobs(memory, this.sessionService, this.memoryWorkerConfig ?? {}, this.agent),
     );
     return this.memoryJobs;
   }
@@ -730,7 +731,8 @@ export class Runner {
       }
       // Memory's post-turn work: one outbox enqueue, nothing else on the response path.
       if (hasMemoryJobs(this.memoryService)) {
-        await enqueueTurnJobs(this.memoryService.jobs, {
+        const { enqueueAgentTurnJobs } = await import('../memory/turn-kinds.js');
+        await enqueueAgentTurnJobs(this.memoryService.jobs, this.agent, {
           appName: this.appName,
           userId: params.userId,
           sessionId: session.id,

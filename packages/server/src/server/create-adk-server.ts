@@ -58,6 +58,7 @@ import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
 import { statusOf } from './errors.js';
 import { type AdkServerLogger, defaultLogger, errorLine } from './logger.js';
+import { appMemoryJobHandlers } from './memory-agent-jobs.js';
 import { RunTracker } from './run-tracker.js';
 import { type ServerRunWorkerOptions, startServerRunWorker } from './run-worker.js';
 import { type ServerScoringOptions, startServerScoring } from './scoring.js';
@@ -366,6 +367,11 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
             workerId: `${instanceId}-memory`,
             onError: (error) => logger.warn(errorLine('A memory job failed (retried)', error)),
             ...(typeof memoryWorkerOption === 'object' ? memoryWorkerOption : {}),
+            // Each app's profile, observation and fact jobs go to its own agent's handlers.
+            handlers: {
+              ...appMemoryJobHandlers(() => apps, stores.sessionService),
+              ...(typeof memoryWorkerOption === 'object' ? memoryWorkerOption.handlers : {}),
+            },
           }),
           stores.memoryService.jobs,
         )
