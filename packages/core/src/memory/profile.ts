@@ -230,8 +230,9 @@ function lastTurn(session: Session, eventId: string): Event[] {
 }
 
 /**
- * {@link profileJobHandler} as a {@link MemoryJobWorker} handler: register it for kind `'profile'`
- * and add `'profile'` to the queue's `turnKinds` so the Runner enqueues one job per committed turn.
+ * {@link profileJobHandler} as a {@link MemoryJobWorker} handler for kind `'profile'`. A Runner
+ * registers it, and enqueues one job per committed turn, for an agent with `update: 'background'`;
+ * a worker of your own registers it itself (or with `useAgentMemoryJobs`).
  */
 export function profileMemoryJobHandler(
   options: ProfileOptions,
