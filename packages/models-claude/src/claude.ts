@@ -2,6 +2,7 @@ import type { GenerateOptions, Llm, LlmRequest, LlmResponse, ModelCapabilities }
 import {
   ApiCallError,
   clientOptions,
+  flattenBatches,
   type HttpClientOptions,
   type HttpRequest,
   loadSetting,
@@ -100,7 +101,15 @@ export class Claude implements Llm {
     };
   }
 
-  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+  generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
+    return flattenBatches(this.generateBatches(request, options));
+  }
+
+  /** The responses of {@link generate}, one array per network chunk of the stream. */
+  private async *generateBatches(
+    request: LlmRequest,
+    options: GenerateOptions,
+  ): AsyncGenerator<LlmResponse[], void, undefined> {
     const config = request.config;
     const profile = claudeModelProfile(this.model);
     const jsonMode = Boolean(config.responseSchema) && !request.tools?.length && !profile.structuredOutputs;
@@ -155,14 +164,17 @@ export class Claude implements Llm {
     if (!stream) {
       const { value } = await postJson({ ...http, schema: claudeMessageSchema });
       accumulator.addMessage(value);
-      yield accumulator.result();
+      yield [accumulator.result()];
       return;
     }
     // Batches: one async step per network chunk instead of one per event.
     const { events } = await postJsonStreamBatches({ ...http, schema: claudeStreamEventSchema });
     for await (const batch of events) {
+      const partials: LlmResponse[] = [];
       for (const { value } of batch) {
         if (value.type === 'error') {
+          // What streamed before the error still reaches the caller, then the error.
+          if (partials.length > 0) yield partials;
           const retryable = value.error.type === 'overloaded_error' || value.error.type === 'api_error';
           throw new ApiCallError(
             `Anthropic API stream failed: ${value.error.message} (${value.error.type})`,
@@ -170,8 +182,9 @@ export class Claude implements Llm {
           );
         }
         const delta = accumulator.addEvent(value);
-        if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
+        if (delta) partials.push({ content: { role: 'model', parts: [delta] }, partial: true });
       }
+      if (partials.length > 0) yield partials;
     }
     if (!accumulator.stopped) {
       throw new ApiCallError('Anthropic API stream ended before message_stop', {
@@ -179,7 +192,7 @@ export class Claude implements Llm {
         failure: 'network',
       });
     }
-    yield accumulator.result();
+    yield [accumulator.result()];
   }
 
   /** The Vertex AI or Bedrock endpoint, when the model runs there. */

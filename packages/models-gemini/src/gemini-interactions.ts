@@ -2,6 +2,7 @@ import type { Content, GenerateOptions, Llm, LlmRequest, LlmResponse, ModelCapab
 import {
   ApiCallError,
   clientOptions,
+  flattenBatches,
   type HttpClientOptions,
   type HttpRequest,
   packageVersion,
@@ -64,7 +65,15 @@ export class GeminiInteractions implements Llm {
     return (this.options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
   }
 
-  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+  generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
+    return flattenBatches(this.generateBatches(request, options));
+  }
+
+  /** The responses of {@link generate}, one array per network chunk of the stream. */
+  private async *generateBatches(
+    request: LlmRequest,
+    options: GenerateOptions,
+  ): AsyncGenerator<LlmResponse[], void, undefined> {
     const background = Boolean(this.options.background);
     const store = this.options.previousInteractionId === true || background;
     let contents = request.contents;
@@ -105,15 +114,17 @@ export class GeminiInteractions implements Llm {
     if (!stream) {
       const { value } = await postJson({ ...http, schema: interactionSchema });
       accumulator.addInteraction(background ? await this.poll(value, http, options.signal) : value);
-      yield this.remember(accumulator.result());
+      yield [this.remember(accumulator.result())];
       return;
     }
     const { events } = await postJsonStreamBatches({ ...http, schema: interactionEventSchema });
     for await (const batch of events) {
+      const partials: LlmResponse[] = [];
       for (const { value } of batch) {
         const delta = accumulator.addEvent(value);
-        if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
+        if (delta) partials.push({ content: { role: 'model', parts: [delta] }, partial: true });
       }
+      if (partials.length > 0) yield partials;
     }
     if (!accumulator.finished) {
       throw new ApiCallError('Gemini Interactions stream ended before the interaction completed', {
@@ -121,7 +132,7 @@ export class GeminiInteractions implements Llm {
         failure: 'network',
       });
     }
-    yield this.remember(accumulator.result());
+    yield [this.remember(accumulator.result())];
   }
 
   /** Polls a background interaction until it ends; an abort cancels it. */

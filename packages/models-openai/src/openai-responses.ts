@@ -10,6 +10,7 @@ import {
 import {
   ApiCallError,
   clientOptions,
+  flattenBatches,
   type HttpClientOptions,
   type HttpRequest,
   loadSetting,
@@ -86,7 +87,15 @@ export class OpenAIResponses implements Llm {
     };
   }
 
-  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+  generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
+    return flattenBatches(this.generateBatches(request, options));
+  }
+
+  /** The responses of {@link generate}, one array per network chunk of the stream. */
+  private async *generateBatches(
+    request: LlmRequest,
+    options: GenerateOptions,
+  ): AsyncGenerator<LlmResponse[], void, undefined> {
     const background = Boolean(this.options.background);
     const store = this.options.previousResponseId === true || background;
     let contents = request.contents;
@@ -123,15 +132,17 @@ export class OpenAIResponses implements Llm {
     if (!stream) {
       const { value } = await postJson({ ...http, schema: responseObjectSchema });
       accumulator.addResponse(background ? await this.poll(value, http, options.signal) : value);
-      yield await this.remember(request.contents, accumulator.result());
+      yield [await this.remember(request.contents, accumulator.result())];
       return;
     }
     const { events } = await postJsonStreamBatches({ ...http, schema: responsesEventSchema });
     for await (const batch of events) {
+      const partials: LlmResponse[] = [];
       for (const { value } of batch) {
         const delta = accumulator.addEvent(value);
-        if (delta) yield { content: { role: 'model', parts: [delta] }, partial: true };
+        if (delta) partials.push({ content: { role: 'model', parts: [delta] }, partial: true });
       }
+      if (partials.length > 0) yield partials;
     }
     if (!accumulator.finished) {
       throw new ApiCallError('Responses API stream ended before the response was completed', {
@@ -140,7 +151,7 @@ export class OpenAIResponses implements Llm {
       });
     }
     // An `error` event or a failed response after HTTP 200 is the model's answer: an error event.
-    yield await this.remember(request.contents, accumulator.result());
+    yield [await this.remember(request.contents, accumulator.result())];
   }
 
   /** Polls a background response until it ends; an abort cancels it on OpenAI's side. */

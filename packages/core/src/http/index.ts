@@ -23,6 +23,8 @@
  * - `parseJsonSseStream(bytes, { url, schema? })` — bytes → SSE → JSON in one loop (the hot path).
  *   (`{ event?, data, id?, retry? }`): split chunks, multi-line data, comments, CR/LF/CRLF, BOM.
  * - `SseParser` — the incremental parser behind it (`feed(text) → SseEvent[]`).
+ * - `flattenBatches(batches)` — an async generator of arrays read as one of items, with one
+ *   resumption of `batches` per array: a provider's `generate` over `postJsonStreamBatches`.
  * - `parseJsonEventStream(events, { url, schema? })` — JSON per event, stops at `[DONE]`; a malformed
  *   line becomes an ApiCallError (failure 'invalid-response').
  *
@@ -51,6 +53,7 @@
 export type { RetryConfig } from '../workflow/retry-config.js';
 export * from './api-call-error.js';
 export * from './api-key.js';
+export * from './batched-stream.js';
 export * from './client.js';
 export * from './retry.js';
 export * from './sse.js';
