@@ -1,3 +1,5 @@
+import { isFunctionWord } from '@adk/core';
+
 /**
  * The text form memory is indexed and searched in, the same on every dialect: NFKC, case-folded,
  * Latin/Greek/Cyrillic accents removed (so "café", "CAFE\u0301" and "cafe" meet), words made of
@@ -52,7 +54,11 @@ export function searchText(text: string): string {
     .join(' ');
 }
 
-/** Distinct query terms, longest first (a phrase is one term). */
+/**
+ * Distinct query terms, without function words (`the`, `what`, `did`…) when the query has other
+ * words: they match nearly every stored turn, so ranking them cost a search time in proportion to
+ * the whole history while their weight in the ranking is close to nothing.
+ */
 export function queryTerms(query: string): string[][] {
   const seen = new Set<string>();
   const terms: string[][] = [];
@@ -62,7 +68,8 @@ export function queryTerms(query: string): string[][] {
     seen.add(key);
     terms.push(term);
   }
-  return terms;
+  const topical = terms.filter((term) => term.length > 1 || !isFunctionWord(term[0] as string));
+  return topical.length > 0 ? topical : terms;
 }
 
 /** A Postgres tsquery matching any term: `'hiking' | 'alps' | '東' <-> '京'`. */

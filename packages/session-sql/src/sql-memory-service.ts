@@ -33,6 +33,7 @@ import { ftsQuery, queryTerms, searchText, tsQuery } from './memory-text.js';
 import { microsFromMs, msFromMicros } from './rows.js';
 import { storageTablesFor } from './schema/storage-tables.js';
 import { SqlStore, type SqlStoreOptions } from './sql-store.js';
+import { VectorCache } from './vector-cache.js';
 
 /**
  * A pluggable embedding model for vector search (used when pgvector is available). Any `Embedder`
@@ -66,6 +67,15 @@ export interface SqlMemoryServiceOptions extends SqlStoreOptions {
   sqliteVec?: boolean;
   /** A job outbox the Runner enqueues each committed turn to (e.g. `SqlMemoryJobQueue`). */
   jobs?: MemoryJobQueue;
+  /**
+   * Without pgvector, the vectors of recently searched users are held in this process's memory
+   * (bytes over all users, the least recently searched dropped first; default 128 MiB, 0 turns it
+   * off and every search reads the blobs). Each search reads what was stored since, so the cache
+   * never hides a new memory; deletes by other processes show within `vectorRecheckMs`.
+   */
+  vectorCacheBytes?: number;
+  /** How often a cached user's row count is compared with the store's, ms (default 2000). */
+  vectorRecheckMs?: number;
 }
 
 interface EntryRow {
@@ -105,6 +115,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   private readonly fts;
   private readonly queryEmbedder: CachingEmbedder | undefined;
   private vectorReady: Promise<VectorMode> | undefined;
+  private readonly vectorCache: VectorCache | undefined;
 
   constructor(private readonly options: SqlMemoryServiceOptions) {
     super(options);
@@ -113,6 +124,12 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     this.entries = sql.table(t.memoryEntries);
     this.fts = sql.table(t.memoryFts);
     if (options.jobs) this.jobs = options.jobs;
+    const cacheBytes = options.vectorCacheBytes ?? 128 * 1024 * 1024;
+    if (options.embeddings && cacheBytes > 0)
+      this.vectorCache = new VectorCache({
+        maxBytes: cacheBytes,
+        recheckMs: options.vectorRecheckMs ?? 2000,
+      });
     if (options.embeddings) {
       const { dimensions } = options.embeddings;
       if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000)
@@ -181,6 +198,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       where app_name = ${appName} and user_id = ${userId} and session_id = ${sessionId} and kind = 'turn' and ${gone}`.execute(
       this.db,
     );
+    this.forgetVectors(appName, userId);
     await this.addEventsToMemory({
       appName,
       userId,
@@ -261,12 +279,18 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return ids;
   }
 
+  /** Drops the user's vectors held in memory: this process removed or replaced some of them. */
+  private forgetVectors(appName: string, userId: string): void {
+    this.vectorCache?.drop(`${appName}\u0000${userId}`);
+  }
+
   async deleteMemory(params: DeleteMemoryParams): Promise<boolean> {
     params.signal?.throwIfAborted();
     await this.ready();
     const { rows } = await sql<{ id: unknown }>`delete from ${this.entries}
       where app_name = ${params.appName} and user_id = ${params.userId} and event_id = ${params.id}
       returning id`.execute(this.db);
+    if (rows.length > 0) this.forgetVectors(params.appName, params.userId);
     return rows.length > 0;
   }
 
@@ -285,6 +309,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       where.push(sql`"timestamp" < ${this.f.time(microsFromMs(params.before))}`);
     const { rows } = await sql<{ id: unknown }>`delete from ${this.entries}
       where ${sql.join(where, sql` and `)} returning id`.execute(this.db);
+    if (rows.length > 0) this.forgetVectors(params.appName, params.userId);
     return rows.length;
   }
 
@@ -306,10 +331,13 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
         : undefined;
     signal?.throwIfAborted();
     const f = this.f;
+    let replaced = false;
     await this.db.transaction().execute(async (trx) => {
-      if (replace)
-        await sql`delete from ${this.entries} where app_name = ${appName} and user_id = ${userId}
-          and event_id in (${sql.join(rows.map((r) => sql`${r.id}`))})`.execute(trx);
+      if (replace) {
+        const gone = await sql`delete from ${this.entries} where app_name = ${appName} and user_id = ${userId}
+          and event_id in (${sql.join(rows.map((r) => sql`${r.id}`))}) returning id`.execute(trx);
+        replaced = gone.rows.length > 0;
+      }
       for (let start = 0; start < rows.length; start += INSERT_BATCH) {
         const batch = rows.slice(start, start + INSERT_BATCH);
         const values = batch.map((c, i) => {
@@ -344,6 +372,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
           on conflict (app_name, user_id, session_id, event_id) do nothing`.execute(trx);
       }
     });
+    if (replaced) this.forgetVectors(appName, userId);
   }
 
   async searchMemory(params: SearchMemoryParams): Promise<SearchMemoryResult> {
@@ -369,9 +398,11 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       const vectorRows =
         mode === 'pgvector'
           ? await this.nearest(params, candidates)
-          : mode === 'sqlite-vec'
-            ? await this.nearestInSqlite(params, candidates)
-            : await this.nearestByScan(params, candidates);
+          : this.vectorCache
+            ? await this.nearestInCache(params, candidates, this.vectorCache)
+            : mode === 'sqlite-vec'
+              ? await this.nearestInSqlite(params, candidates)
+              : await this.nearestByScan(params, candidates);
       const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
       for (const [ranker, ranking] of [
         ['fullText', textRows],
@@ -483,6 +514,84 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return rows;
   }
 
+  /** Exact cosine ranking over the user's vectors held in memory, then the winners' rows. */
+  private async nearestInCache(
+    params: SearchMemoryParams,
+    limit: number,
+    cache: VectorCache,
+  ): Promise<EntryRow[]> {
+    const vector = await this.embedQuery(params);
+    if (!vector) return [];
+    const { appName, userId } = params;
+    const f = this.f;
+    const user = await cache.vectors(`${appName}\u0000${userId}`, vector.length, {
+      rowsAfter: async (afterId) => {
+        // A first read finds the user's rows by index; a later one reads only the ids above the
+        // newest held, by primary key (an index on the user would visit all of the user's rows).
+        const owner =
+          afterId === 0
+            ? sql`e.app_name = ${appName} and e.user_id = ${userId}`
+            : sql`e.id > ${afterId} and (e.app_name || '') = ${appName} and (e.user_id || '') = ${userId}`;
+        const { rows } = await sql<{
+          id: number | string;
+          vector_blob: Uint8Array;
+          kind: string;
+          session_id: string;
+          event_id: string;
+          timestamp_us: number | string;
+        }>`select e.id, e.vector_blob, e.kind, e.session_id, e.event_id,
+            ${f.micros(sql`e."timestamp"`)} as timestamp_us
+          from ${this.entries} as e
+          where ${owner} and e.vector_blob is not null
+          order by e.id`.execute(this.db);
+        return rows.map((row) => ({
+          id: Number(row.id),
+          vector: float32View(row.vector_blob),
+          kind: row.kind,
+          sessionId: row.session_id,
+          eventId: row.event_id,
+          timestampUs: Number(row.timestamp_us),
+        }));
+      },
+      count: async () => {
+        const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${this.entries} as e
+          where e.app_name = ${appName} and e.user_id = ${userId} and e.vector_blob is not null`.execute(
+          this.db,
+        );
+        return Number(rows[0]?.n ?? 0);
+      },
+    });
+    params.signal?.throwIfAborted();
+    const { rows: superseded } = await sql<{
+      supersedes: string;
+    }>`select s.supersedes from ${this.entries} as s
+      where s.app_name = ${appName} and s.user_id = ${userId} and s.kind = 'fact'
+      and s.supersedes is not null`.execute(this.db);
+    const range = params.timeRange;
+    const top = user.nearest(Float32Array.from(vector), limit, {
+      ...(params.scope === 'session' && params.sessionId !== undefined
+        ? { sessionId: params.sessionId }
+        : {}),
+      ...(params.kinds ? { kinds: new Set<string>(params.kinds) } : {}),
+      ...(range?.from !== undefined ? { fromUs: microsFromMs(range.from) } : {}),
+      ...(range?.to !== undefined ? { toUs: microsFromMs(range.to) } : {}),
+      excludedEventIds: new Set(superseded.map((r) => r.supersedes)),
+    });
+    return this.rowsOf(top);
+  }
+
+  /** The rows of ranked ids, in rank order, with their scores (a row deleted meanwhile is left out). */
+  private async rowsOf(top: readonly { id: number | string; score: number }[]): Promise<EntryRow[]> {
+    if (top.length === 0) return [];
+    const { rows: full } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+      where e.id in (${sql.join(top.map((t) => sql`${t.id}`))})`.execute(this.db);
+    const byId = new Map(full.map((r) => [String(r.id), r]));
+    return top.flatMap((t) => {
+      const row = byId.get(String(t.id));
+      return row ? [{ ...row, score: t.score }] : [];
+    });
+  }
+
   /** Exact cosine scan over the user's Float32 blobs (no pgvector), then the winners' rows. */
   private async nearestByScan(params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
     const vector = await this.embedQuery(params);
@@ -514,14 +623,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
         if (top.length > limit) top.pop();
       }
     }
-    if (top.length === 0) return [];
-    const { rows: full } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
-      where e.id in (${sql.join(top.map((t) => sql`${t.id}`))})`.execute(this.db);
-    const byId = new Map(full.map((r) => [String(r.id), r]));
-    return top.flatMap((t) => {
-      const row = byId.get(String(t.id));
-      return row ? [{ ...row, score: t.score }] : [];
-    });
+    return this.rowsOf(top);
   }
 
   private async neighbours(
@@ -678,6 +780,13 @@ async function contentKey(kind: string, text: string): Promise<string> {
 }
 
 /** A vector as little-endian Float32 bytes (the blob format of docs/decisions/0034). */
+/** A blob's Float32 values (a view when the bytes are aligned, else a copy). */
+function float32View(blob: Uint8Array): Float32Array {
+  const length = Math.floor(blob.byteLength / 4);
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, length);
+  return new Float32Array(blob.slice(0, length * 4).buffer);
+}
+
 function float32Blob(vector: number[]): Uint8Array {
   return new Uint8Array(Float32Array.from(vector).buffer);
 }

@@ -13,6 +13,15 @@ const STOPWORDS = new Set(
 );
 
 /**
+ * Whether a (case-folded) word is a function word of English, French, German or Spanish (`the`,
+ * `und`, `que`…), or a one-letter Latin word or digit: words that carry no topic and that nearly
+ * every text contains. Memory search leaves them out of a query that has other words.
+ */
+export function isFunctionWord(word: string): boolean {
+  return STOPWORDS.has(word) || (word.length < 2 && /^[\p{Script=Latin}\p{N}]/u.test(word));
+}
+
+/**
  * Keywords of a text, for indexing: its word tokens without function words and one-letter words
  * (single characters of scripts written without spaces are kept), most frequent first, ties in
  * order of appearance; at most `max` (default 12).
@@ -20,8 +29,7 @@ const STOPWORDS = new Set(
 export function extractKeywords(text: string, max = 12): string[] {
   const counts = new Map<string, number>();
   for (const token of tokenize(text)) {
-    if (STOPWORDS.has(token)) continue;
-    if (token.length < 2 && /^[\p{Script=Latin}\p{N}]/u.test(token)) continue;
+    if (isFunctionWord(token)) continue;
     counts.set(token, (counts.get(token) ?? 0) + 1);
   }
   return [...counts.entries()]
