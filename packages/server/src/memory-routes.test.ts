@@ -1,5 +1,6 @@
 import {
   HashingEmbedder,
+  InMemoryMemoryJobQueue,
   InMemoryMemoryService,
   InMemorySessionService,
   LlmAgent,
@@ -233,5 +234,45 @@ describe('memory routes (SQL memory on PGlite with vectors)', () => {
     };
     expect(body.facts).toHaveLength(1);
     expect(body.facts[0]).toMatchObject({ kind: 'fact', eventIds: ['e1'] });
+  });
+});
+
+describe('memory routes: the job queue', () => {
+  let server: TestServer;
+  const jobs = new InMemoryMemoryJobQueue();
+  beforeAll(async () => {
+    server = await startServer({
+      apps: { keeper: keeper() },
+      sessionService: new InMemorySessionService(),
+      memoryService: new InMemoryMemoryService({ jobs }),
+      memoryWorker: false,
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it('counts jobs per status and kind and lists the failures', async () => {
+    await jobs.enqueue([
+      { kind: 'facts', appName: 'keeper', userId: 'u1', eventIds: ['e1'] },
+      { kind: 'index', appName: 'keeper', userId: 'u1', eventIds: ['e2'] },
+      { kind: 'index', appName: 'keeper', userId: 'someone-else', eventIds: ['e3'] },
+    ]);
+    const [claimed] = await jobs.claim({ workerId: 'w', limit: 1, leaseMs: 60_000, kinds: ['facts'] });
+    await jobs.fail(claimed?.id as string, 'w', 'extractor offline', undefined);
+    const sessionId = await createSession(server.url);
+    const body = (await (
+      await fetch(`${server.url}/dev/apps/keeper/users/u1/sessions/${sessionId}/memory`)
+    ).json()) as {
+      jobs: {
+        stats: { pending: number; failed: number };
+        byKind: Record<string, Record<string, number>>;
+        failures: { kind: string; lastError: string }[];
+      };
+    };
+    expect(body.jobs.stats).toMatchObject({ pending: 1, failed: 1 });
+    expect(body.jobs.byKind).toEqual({
+      facts: { pending: 0, running: 0, done: 0, failed: 1 },
+      index: { pending: 1, running: 0, done: 0, failed: 0 },
+    });
+    expect(body.jobs.failures).toMatchObject([{ kind: 'facts', lastError: 'extractor offline' }]);
   });
 });
