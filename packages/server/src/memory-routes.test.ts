@@ -1,10 +1,13 @@
 import {
+  createEvent,
   HashingEmbedder,
   InMemoryMemoryJobQueue,
   InMemoryMemoryService,
   InMemorySessionService,
   LlmAgent,
   type MemoryEntry,
+  OBSERVATION_METADATA_KEY,
+  OBSERVER_AUTHOR,
   userContent,
 } from '@adk/core';
 import { ScriptedModel } from '@adk/core/testing';
@@ -52,12 +55,13 @@ async function createSession(url: string): Promise<string> {
 describe('memory routes (in-memory stores)', () => {
   let server: TestServer;
   const memoryService = new InMemoryMemoryService();
+  const sessionService = new InMemorySessionService();
   let oldFact = '';
   let newFact = '';
   beforeAll(async () => {
     server = await startServer({
       apps: { keeper: keeper() },
-      sessionService: new InMemorySessionService(),
+      sessionService,
       memoryService,
     });
     [oldFact = ''] = await memoryService.addMemory({
@@ -108,6 +112,61 @@ describe('memory routes (in-memory stores)', () => {
     expect(body.observations.log).toEqual([]);
     expect(body.profile).toMatchObject({ stateKey: 'user:profile', value: {}, history: [], format: 'json' });
     expect(body.jobs).toBeNull();
+  });
+
+  it('lists the observation log with token estimates and the tokens not yet observed', async () => {
+    const sessionId = await createSession(server.url);
+    await say(server.url, sessionId, 'I moved to Lisbon in March and I sail on weekends.');
+    const key = { appName: 'keeper', userId: 'u1', sessionId };
+    const session = await sessionService.getSession(key);
+    if (!session) throw new Error('no session');
+    const covered = session.events.map((e) => e.id);
+    const log = '- 🔴 2026-03-01 user moved to Lisbon\n- 🟡 2026-03-01 user sails on weekends';
+    const observation = createEvent({
+      invocationId: 'obs-1',
+      author: OBSERVER_AUTHOR,
+      actions: {
+        compaction: {
+          startTimestamp: session.events[0]?.timestamp ?? 0,
+          endTimestamp: session.events.at(-1)?.timestamp ?? 0,
+          compactedContent: { role: 'user', parts: [{ text: 'Observations:' }, { text: log }] },
+        },
+      },
+      customMetadata: {
+        [OBSERVATION_METADATA_KEY]: {
+          id: 'obs-1',
+          kind: 'observation',
+          eventIds: covered,
+          blocks: ['obs-1'],
+        },
+      },
+    });
+    await sessionService.appendEvent(session, observation);
+    const read = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/dev/apps/keeper/users/u1/sessions/${sessionId}/memory`)
+        ).json()) as {
+          observations: {
+            unobservedTokens: number;
+            logTokens: number;
+            log: { eventId: string; kind: string; eventIds: string[]; text: string; tokens: number }[];
+          };
+        }
+      ).observations;
+    const first = await read();
+    expect(first.log).toHaveLength(1);
+    expect(first.log[0]).toMatchObject({
+      eventId: observation.id,
+      kind: 'observation',
+      eventIds: covered,
+      text: log,
+    });
+    expect(first.log[0]?.tokens).toBe(Math.ceil(log.length / 4));
+    expect(first.logTokens).toBe(Math.ceil(log.length / 4));
+    expect(first.unobservedTokens).toBe(0);
+    await say(server.url, sessionId, 'Also, my sister lives in Porto.');
+    expect((await read()).unobservedTokens).toBeGreaterThan(0);
   });
 
   it('edits the profile with an ordinary state event that shows in its history', async () => {
