@@ -20,7 +20,7 @@ import {
   ValidationError,
   visibleEvents,
 } from '@adk/core';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson, validate } from '../http/body.js';
 import { idParam, type RouteContext, sessionKey } from './context.js';
