@@ -79,6 +79,7 @@ export * from './memory/job-host.js';
 export { MemoryJobWorker } from './memory/job-worker.js';
 export * from './memory/jobs.js';
 export * from './memory/keywords.js';
+export * from './memory/memory-inspect.js';
 export * from './memory/memory-service.js';
 export {
   checkObservations,

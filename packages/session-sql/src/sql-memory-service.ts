@@ -12,10 +12,12 @@ import {
   type Event,
   extractKeywords,
   isPlainObject,
+  type ListMemoriesParams,
   type MemoryEntry,
   type MemoryJobQueue,
   type MemoryKind,
   type MemoryRanks,
+  type MemorySearchExplanation,
   type MemoryService,
   memoryTextKey,
   newId,
@@ -728,6 +730,53 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
         using hnsw (embedding vector_cosine_ops)`.execute(this.db);
     }
     return 'pgvector';
+  }
+  /**
+   * The full-text and vector rankings of one search, each one apart, with `searchMemory`'s fused
+   * answer (the dev UI's search playground). `vector` is absent without `embeddings`.
+   */
+  async explainSearch(params: SearchMemoryParams): Promise<MemorySearchExplanation> {
+    const fused = (await this.searchMemory(params)).memories;
+    const limit = Math.floor(params.limit ?? 10);
+    const mode = await this.vectorMode();
+    if (limit <= 0 || !params.query.trim() || (params.kinds && params.kinds.length === 0))
+      return { fullText: [], ...(mode === 'none' ? {} : { vector: [] }), fused };
+    const terms = queryTerms(params.query);
+    const textRows = terms.length > 0 ? await this.fullText(params, terms, limit) : [];
+    const fullText = textRows.map((row, i) => ({
+      ...toEntry(row, Number(row.score)),
+      ranks: { fullText: i + 1 },
+    }));
+    if (mode === 'none') return { fullText, fused };
+    const vectorRows =
+      mode === 'pgvector'
+        ? await this.nearest(params, limit)
+        : mode === 'sqlite-vec'
+          ? await this.nearestInSqlite(params, limit)
+          : await this.nearestByScan(params, limit);
+    const vector = vectorRows.map((row, i) => ({
+      ...toEntry(row, Number(row.score)),
+      ranks: { vector: i + 1 },
+    }));
+    return { fullText, vector, fused };
+  }
+
+  /** A user's memories, newest first, superseded facts included. */
+  async listMemories(params: ListMemoriesParams): Promise<MemoryEntry[]> {
+    params.signal?.throwIfAborted();
+    if (params.kinds && params.kinds.length === 0) return [];
+    await this.ready();
+    const limit = Math.max(0, Math.floor(params.limit ?? 100));
+    const kinds = params.kinds
+      ? sql` and e.kind in (${sql.join(params.kinds.map((k) => sql`${k}`))})`
+      : sql``;
+    const { rows } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+      where e.app_name = ${params.appName} and e.user_id = ${params.userId}${kinds}
+      order by e."timestamp" desc, e.id desc limit ${limit}`.execute(this.db);
+    return rows.map((row) => {
+      const { score: _score, ...entry } = toEntry(row, 0);
+      return entry;
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { newId } from '../utils/ids.js';
 import { getOrCreate } from '../utils/json.js';
 import type { MemoryJobQueue } from './jobs.js';
 import { extractKeywords, memoryTextKey } from './keywords.js';
+import type { ListMemoriesParams, MemorySearchExplanation } from './memory-inspect.js';
 import {
   type AddEventsToMemoryParams,
   type AddMemoryParams,
@@ -41,6 +42,7 @@ const KIND_ORDER: Record<MemoryKind, number> = { fact: 0, observation: 1, turn: 
  * observations and turns, a superseded fact is never returned, identical facts are stored once.
  */
 export class InMemoryMemoryService implements MemoryService {
+  // explainSearch and listMemories (the optional inspection methods) are at the end.
   readonly jobs?: MemoryJobQueue;
   private readonly byUser = new Map<string, Map<string, Indexed>>();
   private seq = 0;
@@ -224,5 +226,22 @@ export class InMemoryMemoryService implements MemoryService {
     const before = turns.slice(Math.max(0, at - Math.max(0, window.before)), at);
     const after = turns.slice(at + 1, at + 1 + Math.max(0, window.after));
     return [...before, ...after].map((e) => structuredClone(e.entry));
+  }
+  /** This store has one ranker (keywords): `vector` is absent, `fused` is `searchMemory`'s answer. */
+  async explainSearch(params: SearchMemoryParams): Promise<MemorySearchExplanation> {
+    const { memories } = await this.searchMemory(params);
+    const fullText = [...memories].sort((a, b) => (a.ranks?.fullText ?? 0) - (b.ranks?.fullText ?? 0));
+    return { fullText, fused: memories };
+  }
+
+  async listMemories(params: ListMemoriesParams): Promise<MemoryEntry[]> {
+    params.signal?.throwIfAborted();
+    const entries = this.byUser.get(`${params.appName}\u0000${params.userId}`);
+    if (!entries) return [];
+    return [...entries.values()]
+      .filter((e) => !params.kinds || params.kinds.includes(e.entry.kind))
+      .sort((a, b) => (b.entry.timestamp ?? 0) - (a.entry.timestamp ?? 0) || b.seq - a.seq)
+      .slice(0, Math.max(0, params.limit ?? 100))
+      .map((e) => structuredClone(e.entry));
   }
 }

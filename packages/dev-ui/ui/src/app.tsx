@@ -884,6 +884,9 @@ export function App() {
             {...(attachedRun ? { attachedRun } : {})}
             onReattach={onReattach}
             {...(builder ? { builder } : {})}
+            onSessionChanged={() => {
+              if (app && sessionId) void loadSession(app, sessionId);
+            }}
           />
         </div>
       )}

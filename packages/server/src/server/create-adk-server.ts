@@ -36,6 +36,7 @@ import { debugRoutes } from '../routes/debug.js';
 import { devRoutes } from '../routes/dev.js';
 import { appProtocols, frontendRoutes, loadFrontendModules } from '../routes/frontends.js';
 import { healthRoutes } from '../routes/health.js';
+import { memoryRoutes } from '../routes/memory.js';
 import { runRoutes } from '../routes/run.js';
 import { runsRoutes } from '../routes/runs.js';
 import { scoreRoutes } from '../routes/scores.js';
@@ -464,6 +465,7 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
   artifactRoutes(app, ctx);
   debugRoutes(app, ctx);
   scoreRoutes(app, ctx);
+  memoryRoutes(app, ctx);
   devRoutes(app, ctx);
   const mounts = a2a ? new A2aMounts(a2a, ctx) : undefined;
   if (mounts) a2aRoutes(app, ctx, mounts);

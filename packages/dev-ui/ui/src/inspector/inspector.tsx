@@ -4,6 +4,7 @@ import { BuilderTab, type BuilderTarget } from '../builder/builder-tab.js';
 import { EvalTab } from '../eval/eval-tab.js';
 import { pure } from '../lib/pure.js';
 import { workflowStatus } from '../lib/workflow.js';
+import { MemoryTab } from '../memory/memory-tab.js';
 import type { RunRecord } from '../runs/runs-api.js';
 import { RunsTab } from '../runs/runs-tab.js';
 import { ScoresTab } from '../scores/scores-tab.js';
@@ -24,6 +25,7 @@ export const TABS = [
   'artifacts',
   'trace',
   'scores',
+  'memory',
   'graph',
   'skills',
   'eval',
@@ -39,6 +41,7 @@ const LABELS: Record<Tab, string> = {
   artifacts: 'Artifacts',
   trace: 'Trace',
   scores: 'Scores',
+  memory: 'Memory',
   graph: 'Graph',
   skills: 'Skills',
   eval: 'Eval',
@@ -61,6 +64,7 @@ function InspectorInner({
   attachedRun,
   onReattach,
   builder,
+  onSessionChanged,
 }: {
   tab: Tab;
   onTab: (t: Tab) => void;
@@ -78,6 +82,8 @@ function InspectorInner({
   onReattach?: (run: RunRecord) => void;
   /** Set for a YAML app: the Builder tab edits it. */
   builder?: BuilderTarget;
+  /** The session changed outside a run (a profile edit in the Memory tab): read it again. */
+  onSessionChanged?: () => void;
 }) {
   const tabs = useRef<HTMLDivElement>(null);
   const authors = new Set(events.slice(-1).map((e) => e.author));
@@ -135,6 +141,16 @@ function InspectorInner({
         {tab === 'trace' ? <TraceTab app={app} session={session} refreshKey={refreshKey} /> : null}
         {tab === 'scores' ? (
           <ScoresTab app={app} session={session} selected={selected} refreshKey={refreshKey} />
+        ) : null}
+        {tab === 'memory' ? (
+          <MemoryTab
+            app={app}
+            user={user}
+            session={session}
+            refreshKey={refreshKey}
+            onSelect={onSelect}
+            {...(onSessionChanged ? { onChanged: onSessionChanged } : {})}
+          />
         ) : null}
         {tab === 'graph' ? (
           <GraphTab key={appVersion} app={app} active={authors} status={workflowStatus(events)} />
