@@ -23,6 +23,7 @@ import {
   type RetrievalScores,
   scoreRetrieval,
 } from './memory-recall-corpus.js';
+import { compareWithMastra } from './memory-recall-mastra.js';
 
 const APP = 'bench';
 const USER = 'u';
@@ -183,6 +184,9 @@ export const memoryRecall: Scenario = {
     const quality_rows: string[][] = [];
     const timing_rows: string[][] = [];
     let ratio: number | undefined;
+    // BENCH_MEMORY_MASTRA=0 skips the same recall through Mastra's Memory (memory-recall-mastra.ts).
+    const withMastra = process.env.BENCH_MEMORY_MASTRA !== '0';
+    const oursP50 = new Map<number, { store: string; p50: number; seedMs: number }>();
     try {
       for (const size of sizes) {
         const corpus = buildCorpus(size);
@@ -220,6 +224,7 @@ export const memoryRecall: Scenario = {
               fmt(scores.outdatedRate, 2),
             ]);
             timing_rows.push([store.name, mode, fmt(size, 0), fmtMs(seedMs), fmtMs(p50)]);
+            if (!oursP50.has(size)) oursP50.set(size, { store: store.name, p50, seedMs });
             report.checks.push({
               scenario: report.title,
               label: `${store.name}: recall step p50 at ${fmt(size, 0)} turns`,
@@ -258,6 +263,19 @@ export const memoryRecall: Scenario = {
             await memory.close();
           }
         }
+        // Quick mode: Mastra on the smallest size only (its seeding is the slow part).
+        if (withMastra && (!config.quick || size === sizes[0]))
+          await compareWithMastra({
+            config,
+            report,
+            corpus,
+            embeddings,
+            samples,
+            ours: oursP50.get(size),
+          }).then(({ quality, timing }) => {
+            quality_rows.push(quality);
+            timing_rows.push(timing);
+          });
       }
     } finally {
       await cluster?.stop();
