@@ -186,6 +186,7 @@ export const memoryRecall: Scenario = {
     let ratio: number | undefined;
     // BENCH_MEMORY_MASTRA=0 skips the same recall through Mastra's Memory (memory-recall-mastra.ts).
     const withMastra = process.env.BENCH_MEMORY_MASTRA !== '0';
+    const mastraMax = Number(process.env.BENCH_MEMORY_MASTRA_MAX ?? 10_000);
     const oursP50 = new Map<number, { store: string; p50: number; seedMs: number }>();
     try {
       for (const size of sizes) {
@@ -263,8 +264,13 @@ export const memoryRecall: Scenario = {
             await memory.close();
           }
         }
-        // Quick mode: Mastra on the smallest size only (its seeding is the slow part).
-        if (withMastra && (!config.quick || size === sizes[0]))
+        // Quick mode: Mastra on the smallest size only; else up to BENCH_MEMORY_MASTRA_MAX turns
+        // (default 10,000: its seeding is the slow part, see ADR 0068).
+        if (withMastra && size > mastraMax)
+          report.skipped.push(
+            `Mastra Memory at ${fmt(size, 0)} turns (over BENCH_MEMORY_MASTRA_MAX=${mastraMax})`,
+          );
+        else if (withMastra && (!config.quick || size === sizes[0]))
           await compareWithMastra({
             config,
             report,
