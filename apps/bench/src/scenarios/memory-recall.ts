@@ -23,6 +23,7 @@ import {
   type RetrievalScores,
   scoreRetrieval,
 } from './memory-recall-corpus.js';
+import { compareWithMastra } from './memory-recall-mastra.js';
 
 const APP = 'bench';
 const USER = 'u';
@@ -183,6 +184,10 @@ export const memoryRecall: Scenario = {
     const quality_rows: string[][] = [];
     const timing_rows: string[][] = [];
     let ratio: number | undefined;
+    // BENCH_MEMORY_MASTRA=0 skips the same recall through Mastra's Memory (memory-recall-mastra.ts).
+    const withMastra = process.env.BENCH_MEMORY_MASTRA !== '0';
+    const mastraMax = Number(process.env.BENCH_MEMORY_MASTRA_MAX ?? 10_000);
+    const oursP50 = new Map<number, { store: string; p50: number; seedMs: number }>();
     try {
       for (const size of sizes) {
         const corpus = buildCorpus(size);
@@ -220,6 +225,7 @@ export const memoryRecall: Scenario = {
               fmt(scores.outdatedRate, 2),
             ]);
             timing_rows.push([store.name, mode, fmt(size, 0), fmtMs(seedMs), fmtMs(p50)]);
+            if (!oursP50.has(size)) oursP50.set(size, { store: store.name, p50, seedMs });
             report.checks.push({
               scenario: report.title,
               label: `${store.name}: recall step p50 at ${fmt(size, 0)} turns`,
@@ -258,6 +264,24 @@ export const memoryRecall: Scenario = {
             await memory.close();
           }
         }
+        // Quick mode: Mastra on the smallest size only; else up to BENCH_MEMORY_MASTRA_MAX turns
+        // (default 10,000: its seeding is the slow part, see ADR 0068).
+        if (withMastra && size > mastraMax)
+          report.skipped.push(
+            `Mastra Memory at ${fmt(size, 0)} turns (over BENCH_MEMORY_MASTRA_MAX=${mastraMax})`,
+          );
+        else if (withMastra && (!config.quick || size === sizes[0]))
+          await compareWithMastra({
+            config,
+            report,
+            corpus,
+            embeddings,
+            samples,
+            ours: oursP50.get(size),
+          }).then(({ quality, timing }) => {
+            quality_rows.push(quality);
+            timing_rows.push(timing);
+          });
       }
     } finally {
       await cluster?.stop();
