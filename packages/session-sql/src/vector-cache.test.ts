@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HashingEmbedder } from '@adk/core';
+import { HashingEmbedder, userContent } from '@adk/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kyselyFromUrl, SqlMemoryService } from './index.js';
 
@@ -13,7 +13,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const embeddings = new HashingEmbedder({ dimensions: 64 });
 const key = { appName: 'app', userId: 'u' };
-const text = (t: string) => ({ role: 'user', parts: [{ text: t }] });
+const text = (t: string) => userContent(t);
 
 async function pair(name: string) {
   const url = `sqlite://${join(folder, `${name}.db`)}`;
