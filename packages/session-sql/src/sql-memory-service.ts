@@ -283,7 +283,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
 
   /** Drops the user's vectors held in memory: this process removed or replaced some of them. */
   private forgetVectors(appName: string, userId: string): void {
-    this.vectorCache?.drop(`${appName}\u0000${userId}`);
+    this.vectorCache?.drop(vectorKey(appName, userId));
   }
 
   async deleteMemory(params: DeleteMemoryParams): Promise<boolean> {
@@ -397,14 +397,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       ranked = textRows.map((row, i) => ({ row, score: Number(row.score), ranks: { fullText: i + 1 } }));
     } else {
       // Fuse the two rankings by reciprocal rank: agreement between them counts most.
-      const vectorRows =
-        mode === 'pgvector'
-          ? await this.nearest(params, candidates)
-          : this.vectorCache
-            ? await this.nearestInCache(params, candidates, this.vectorCache)
-            : mode === 'sqlite-vec'
-              ? await this.nearestInSqlite(params, candidates)
-              : await this.nearestByScan(params, candidates);
+      const vectorRows = await this.nearestBy(mode, params, candidates);
       const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
       for (const [ranker, ranking] of [
         ['fullText', textRows],
@@ -460,10 +453,15 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     if (range?.to !== undefined) where.push(sql`e."timestamp" <= ${this.f.time(microsFromMs(range.to))}`);
     // Uncorrelated, so it is computed once per query (a correlated `not exists` became a nested
     // loop over the user's entries per row on Postgres: quadratic in the user's history).
-    where.push(sql`e.event_id not in (select s.supersedes from ${this.entries} as s
-      where s.app_name = ${params.appName} and s.user_id = ${params.userId} and s.kind = 'fact'
-      and s.supersedes is not null)`);
+    where.push(sql`e.event_id not in (${this.supersededIds(params)})`);
     return sql.join(where, sql` and `);
+  }
+
+  /** The event ids of the user's superseded facts (a subquery). */
+  private supersededIds(params: { appName: string; userId: string }): RawBuilder<unknown> {
+    return sql`select s.supersedes from ${this.entries} as s
+      where s.app_name = ${params.appName} and s.user_id = ${params.userId} and s.kind = 'fact'
+      and s.supersedes is not null`;
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {
@@ -516,6 +514,16 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return rows;
   }
 
+  /**
+   * The `limit` nearest memories by vector: pgvector's index, else the vectors held in memory, else
+   * `sqlite-vec` or a scan of the blobs.
+   */
+  private nearestBy(mode: VectorMode, params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
+    if (mode === 'pgvector') return this.nearest(params, limit);
+    if (this.vectorCache) return this.nearestInCache(params, limit, this.vectorCache);
+    return mode === 'sqlite-vec' ? this.nearestInSqlite(params, limit) : this.nearestByScan(params, limit);
+  }
+
   /** Exact cosine ranking over the user's vectors held in memory, then the winners' rows. */
   private async nearestInCache(
     params: SearchMemoryParams,
@@ -526,7 +534,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     if (!vector) return [];
     const { appName, userId } = params;
     const f = this.f;
-    const user = await cache.vectors(`${appName}\u0000${userId}`, vector.length, {
+    const user = await cache.vectors(vectorKey(appName, userId), vector.length, {
       rowsAfter: async (afterId) => {
         // A first read finds the user's rows by index; a later one reads only the ids above the
         // newest held, by primary key (an index on the user would visit all of the user's rows).
@@ -564,11 +572,9 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       },
     });
     params.signal?.throwIfAborted();
-    const { rows: superseded } = await sql<{
-      supersedes: string;
-    }>`select s.supersedes from ${this.entries} as s
-      where s.app_name = ${appName} and s.user_id = ${userId} and s.kind = 'fact'
-      and s.supersedes is not null`.execute(this.db);
+    const { rows: superseded } = await sql<{ supersedes: string }>`${this.supersededIds(params)}`.execute(
+      this.db,
+    );
     const range = params.timeRange;
     const top = user.nearest(Float32Array.from(vector), limit, {
       ...(params.scope === 'session' && params.sessionId !== undefined
@@ -609,7 +615,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     const top: { id: number | string; score: number }[] = [];
     for (const row of rows) {
       const b = row.vector_blob;
-      const v = new Float32Array(b.buffer, b.byteOffset, Math.floor(b.byteLength / 4));
+      const v = float32View(b);
       if (v.length !== query.length) continue;
       let dot = 0;
       let vn = 0;
@@ -748,12 +754,7 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
       ranks: { fullText: i + 1 },
     }));
     if (mode === 'none') return { fullText, fused };
-    const vectorRows =
-      mode === 'pgvector'
-        ? await this.nearest(params, limit)
-        : mode === 'sqlite-vec'
-          ? await this.nearestInSqlite(params, limit)
-          : await this.nearestByScan(params, limit);
+    const vectorRows = await this.nearestBy(mode, params, limit);
     const vector = vectorRows.map((row, i) => ({
       ...toEntry(row, Number(row.score)),
       ranks: { vector: i + 1 },
@@ -828,7 +829,6 @@ async function contentKey(kind: string, text: string): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** A vector as little-endian Float32 bytes (the blob format of docs/decisions/0034). */
 /** A blob's Float32 values (a view when the bytes are aligned, else a copy). */
 function float32View(blob: Uint8Array): Float32Array {
   const length = Math.floor(blob.byteLength / 4);
@@ -836,6 +836,12 @@ function float32View(blob: Uint8Array): Float32Array {
   return new Float32Array(blob.slice(0, length * 4).buffer);
 }
 
+/** The key of a user's vectors held in memory. */
+function vectorKey(appName: string, userId: string): string {
+  return `${appName}\u0000${userId}`;
+}
+
+/** A vector as little-endian Float32 bytes (the blob format of docs/decisions/0034). */
 function float32Blob(vector: number[]): Uint8Array {
   return new Uint8Array(Float32Array.from(vector).buffer);
 }
