@@ -318,33 +318,31 @@ export class InMemorySpanStore implements SpanProcessor {
     if (!record) return;
     const redact = this.redact;
     const target = record.attributes;
+    // A whole attribute value through the redactor, as every span attribute is.
+    const masked = (key: string, text: string): string =>
+      redact ? ((redactAttributes({ [key]: text }, redact)[key] as string | undefined) ?? text) : text;
     for (const [key, value] of Object.entries(attributes)) {
       if (typeof value === 'string') {
-        target[key] = redact ? (redactAttributes({ [key]: value }, redact)[key] ?? value) : value;
+        target[key] = masked(key, value);
         continue;
       }
       Object.defineProperty(target, key, {
         configurable: true,
         enumerable: true,
         get() {
-          let masked: string;
+          let text: string;
           try {
-            if (value.length > 0 || !redact) masked = value(redact);
-            else {
-              const text = value(undefined);
-              masked = (redactAttributes({ [key]: text }, redact)[key] as string | undefined) ?? text;
-            }
+            text = value.length > 0 ? value(redact) : masked(key, value(undefined));
           } catch (error) {
-            const text = JSON.stringify({ unrecorded: (error as Error).message });
-            masked = redact ? redact(text) : text;
+            text = masked(key, JSON.stringify({ unrecorded: (error as Error).message }));
           }
           Object.defineProperty(target, key, {
             configurable: true,
             enumerable: true,
             writable: true,
-            value: masked,
+            value: text,
           });
-          return masked;
+          return text;
         },
       });
     }
