@@ -50,8 +50,10 @@ describe('adk run', () => {
 });
 
 describe('adk create --type=config', () => {
-  it('scaffolds a root_agent.yaml project that adk run serves', async () => {
-    const created = await runCli(['create', 'yaml_demo', '--type=config'], { cwd: work });
+  // Packing the @adk/* packages from the checkout (pnpm pack, one per package) takes about 12 s on
+  // an idle 2-core machine and more than 20 s under a loaded CI run.
+  it('scaffolds a root_agent.yaml project that adk run serves', { timeout: 120_000 }, async () => {
+    const created = await runCli(['create', 'yaml_demo', '--type=config'], { cwd: work, timeoutMs: 100_000 });
     expect(created.code, created.stderr).toBe(0);
     const dir = join(work, 'yaml_demo');
     for (const file of ['package.json', 'root_agent.yaml', '.env.example', 'README.md', '.gitignore'])
