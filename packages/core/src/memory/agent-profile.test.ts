@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   applyMergePatch,
+  createEvent,
   type Event,
   InMemoryMemoryJobQueue,
   InMemoryMemoryService,
@@ -213,13 +214,14 @@ describe('profile (memory.profile)', () => {
     // Meanwhile the run changes the profile; the job has not written.
     const session = await sessionService.getSession(key);
     if (!session) throw new Error('no session');
-    await sessionService.appendEvent(session, {
-      ...events[0],
-      id: 'run-write',
-      author: 'assistant',
-      content: undefined,
-      actions: { stateDelta: { 'user:profile': { name: 'Ana' } } },
-    } as Event);
+    await sessionService.appendEvent(
+      session,
+      createEvent({
+        invocationId: 'run',
+        author: 'assistant',
+        actions: { stateDelta: { 'user:profile': { name: 'Ana' } } },
+      }),
+    );
     expect((await state('s'))['user:profile']).toEqual({ name: 'Ana' });
     await run.release();
     await job;
