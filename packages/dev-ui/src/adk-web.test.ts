@@ -177,5 +177,5 @@ describe.skipIf(unavailable)('adk web with the example apps, in Chromium', { tim
     await page.locator('details.tool-call', { hasText: 'get_weather' }).waitFor();
     await page.getByText('Hello, who are you?').first().waitFor();
     await shot('after-restart');
-  });
+  }, 60_000); // about 9 s on an idle 2-core machine; a loaded CI run takes twice that or more
 });

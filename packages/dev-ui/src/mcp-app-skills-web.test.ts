@@ -125,7 +125,7 @@ describe.skipIf(unavailable)('MCP Apps in the dev UI (Chromium)', { timeout: 180
       .not.toBe(160);
     await page.getByText('Here is the forecast.').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(outDir, '01-view.png') });
-  });
+  }, 60_000); // about 9 s on an idle 2-core machine; a loaded CI run takes twice that or more
 
   it('lists the skills in the Skills tab and marks the loaded one; every inspector tab fits at 1400 px', async () => {
     const tabs = page.getByRole('tablist', { name: 'Inspector views' });

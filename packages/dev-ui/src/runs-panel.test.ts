@@ -170,7 +170,7 @@ describe.skipIf(unavailable)('runs in the web UI, in Chromium', { timeout: 90_00
     expect(await page.locator('article', { hasText: 'Finished counting.' }).count()).toBe(1);
     await expect.poll(() => row.getAttribute('data-status')).toBe('succeeded');
     await shot('reattached-finished');
-  });
+  }, 60_000); // about 9 s on an idle 2-core machine; a loaded CI run takes twice that or more
 
   it('cancels a background run from the Runs tab', async () => {
     const session = await api<{ id: string }>('POST', '/apps/counter/users/user/sessions', {});
