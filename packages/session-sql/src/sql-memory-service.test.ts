@@ -66,6 +66,87 @@ for (const target of testDatabases()) {
       for (const c of memoryServiceConformance(fresh)) it(c.name, c.run);
     });
 
+    it('finds the same memories with the memories held in process as through SQL alone', async () => {
+      // The same rows, searched by two services: one ranks words and vectors and finds neighbours
+      // in process (the default with embeddings), one in SQL (vectorCacheBytes 0). Rankings may
+      // order ties differently; which rows each ranker finds, the filters and the windows agree.
+      await clear();
+      const embeddings = letterEmbeddings();
+      const held = new SqlMemoryService({ db, tablePrefix, embeddings });
+      const plain = new SqlMemoryService({ db, tablePrefix, embeddings, vectorCacheBytes: 0 });
+      const texts = (n: number) =>
+        Array.from(
+          { length: n },
+          (_, i) =>
+            `turn ${i} of the trip: ${['hiking in the alps', 'a quiet museum day', 'lisbon trams and tiles', '東京の地下鉄に乗った'][i % 4]}`,
+        );
+      await held.addSessionToMemory(session('s1', texts(12)));
+      await held.addSessionToMemory(session('s2', texts(9)));
+      // A fact, then one that supersedes it.
+      const [old] = await held.addMemory({
+        appName: 'app',
+        userId: 'u1',
+        memories: [{ kind: 'fact', content: { role: 'user', parts: [{ text: 'the user lives in Porto' }] } }],
+      });
+      await plain.addMemory({
+        appName: 'app',
+        userId: 'u1',
+        memories: [
+          {
+            kind: 'fact',
+            content: { role: 'user', parts: [{ text: 'the user lives in Lisbon now' }] },
+            ...(old ? { supersedes: old } : {}),
+          },
+        ],
+      });
+      const found = async (
+        memory: SqlMemoryService,
+        params: Partial<Parameters<SqlMemoryService['searchMemory']>[0]>,
+      ) => {
+        const { memories } = await memory.searchMemory({
+          appName: 'app',
+          userId: 'u1',
+          query: '',
+          limit: 100,
+          ...params,
+        });
+        const byWords = memories
+          .filter((m) => m.ranks?.fullText !== undefined)
+          .map((m) => m.id)
+          .sort();
+        const windows = Object.fromEntries(
+          memories.map((m) => [m.id, (m.neighbours ?? []).map((n) => n.content.parts[0]?.text)]),
+        );
+        return { ids: memories.map((m) => m.id).sort(), byWords, windows };
+      };
+      for (const params of [
+        { query: 'lisbon trams' },
+        { query: 'hiking alps', window: { before: 2, after: 1 } },
+        { query: '地下鉄', window: { before: 1, after: 1 } },
+        { query: 'lives in Lisbon Porto' },
+        { query: 'museum', scope: 'session' as const, sessionId: 's2' },
+        { query: 'museum', kinds: ['fact' as const] },
+        { query: 'trip', timeRange: { from: 1_003, to: 1_006 } },
+      ]) {
+        const a = await found(held, params);
+        const b = await found(plain, params);
+        expect(a, JSON.stringify(params)).toEqual(b);
+        expect(a.ids.length, JSON.stringify(params)).toBeGreaterThan(0);
+      }
+      // The superseded fact is found by neither.
+      const facts = await held.searchMemory({
+        appName: 'app',
+        userId: 'u1',
+        query: 'lives',
+        kinds: ['fact'],
+      });
+      expect(facts.memories.map((m) => m.content.parts[0]?.text)).toEqual(['the user lives in Lisbon now']);
+      // The phrase matches only where its characters are adjacent.
+      const phrase = await held.searchMemory({ appName: 'app', userId: 'u1', query: '鉄地', limit: 100 });
+      expect(phrase.memories.filter((m) => m.ranks?.fullText !== undefined)).toEqual([]);
+      await clear();
+    });
+
     it('is scoped by app and user, ranks entries matching more terms higher, and ignores events without text', async () => {
       await clear();
       const s = session('s1', ['pasta recipe with basil', 'basil grows in summer', 'a recipe for bread']);

@@ -35,7 +35,7 @@ import { ftsQuery, queryTerms, searchText, tsQuery } from './memory-text.js';
 import { microsFromMs, msFromMicros } from './rows.js';
 import { storageTablesFor } from './schema/storage-tables.js';
 import { SqlStore, type SqlStoreOptions } from './sql-store.js';
-import { VectorCache } from './vector-cache.js';
+import { type Scored, type UserVectors, VectorCache, type VectorFilter } from './vector-cache.js';
 
 /**
  * A pluggable embedding model for vector search (used when pgvector is available). Any `Embedder`
@@ -70,10 +70,12 @@ export interface SqlMemoryServiceOptions extends SqlStoreOptions {
   /** A job outbox the Runner enqueues each committed turn to (e.g. `SqlMemoryJobQueue`). */
   jobs?: MemoryJobQueue;
   /**
-   * Without pgvector, the vectors of recently searched users are held in this process's memory
-   * (bytes over all users, the least recently searched dropped first; default 128 MiB, 0 turns it
-   * off and every search reads the blobs). Each search reads what was stored since, so the cache
-   * never hides a new memory; deletes by other processes show within `vectorRecheckMs`.
+   * Without pgvector, the memories of recently searched users (vectors, words, each session's turn
+   * order) are held in this process's memory, and a search ranks them there and reads only the
+   * winners' rows (bytes over all users, the least recently searched dropped first; default
+   * 128 MiB, 0 turns it off and every search ranks in SQL). Each search reads what was stored
+   * since, so the cache never hides a new memory; deletes by other processes show within
+   * `vectorRecheckMs`.
    */
   vectorCacheBytes?: number;
   /** How often a cached user's row count is compared with the store's, ms (default 2000). */
@@ -102,6 +104,29 @@ const KIND_ORDER: Record<string, number> = { fact: 0, observation: 1, turn: 2 };
 const INSERT_BATCH = 100;
 /** Reciprocal-rank-fusion constant for merging full-text and vector rankings. */
 const RRF_K = 60;
+
+/** A ranked memory: its row id, fused score and ranks, kind and time (and its row when read). */
+interface Ranked extends Scored {
+  ranks: MemoryRanks;
+  kind: string;
+  timestampUs: number;
+  row?: EntryRow;
+}
+
+/** Rankings fused by reciprocal rank: agreement between them counts most. */
+function fuse(
+  rankings: readonly (readonly [keyof MemoryRanks, readonly Scored[]])[],
+): Omit<Ranked, 'kind' | 'timestampUs'>[] {
+  const fused = new Map<number, { id: number; score: number; ranks: MemoryRanks }>();
+  for (const [ranker, ranking] of rankings)
+    ranking.forEach(({ id }, rank) => {
+      const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
+      entry.score += 1 / (RRF_K + rank + 1);
+      entry.ranks[ranker] = rank + 1;
+      fused.set(id, entry);
+    });
+  return [...fused.values()];
+}
 
 /**
  * Long-term memory in the session database. Every event with text becomes an entry, searchable by
@@ -390,43 +415,88 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     // More candidates than asked: facts are moved first and minScore drops some.
     const candidates = Math.floor(limit) * 3 + 10;
     const mode = await this.vectorMode();
-    const textRows = terms.length > 0 ? await this.fullText(params, terms, candidates) : [];
+    const held = await this.held(mode, params);
     params.signal?.throwIfAborted();
-    let ranked: { row: EntryRow; score: number; ranks: MemoryRanks }[];
-    if (mode === 'none') {
-      ranked = textRows.map((row, i) => ({ row, score: Number(row.score), ranks: { fullText: i + 1 } }));
+    let ranked: Ranked[];
+    if (held) {
+      // Both rankings from the memories held in process; rows are read for the winners only.
+      const vector = await this.embedQuery(params);
+      ranked = fuse([
+        ['fullText', held.user.byWords(terms, candidates, held.filter)],
+        ['vector', vector ? held.user.nearest(Float32Array.from(vector), candidates, held.filter) : []],
+      ]).map((r) => ({ ...r, ...(held.user.describe(r.id) as { kind: string; timestampUs: number }) }));
     } else {
-      // Fuse the two rankings by reciprocal rank: agreement between them counts most.
-      const vectorRows = await this.nearestBy(mode, params, candidates);
-      const fused = new Map<string, { row: EntryRow; score: number; ranks: MemoryRanks }>();
-      for (const [ranker, ranking] of [
-        ['fullText', textRows],
-        ['vector', vectorRows],
-      ] as const) {
-        ranking.forEach((row, rank) => {
-          const key = String(row.id);
-          const entry = fused.get(key) ?? { row, score: 0, ranks: {} };
-          entry.score += 1 / (RRF_K + rank + 1);
-          entry.ranks[ranker] = rank + 1;
-          fused.set(key, entry);
-        });
-      }
-      ranked = [...fused.values()].sort(
-        (a, b) => b.score - a.score || Number(b.row.timestamp_us ?? 0) - Number(a.row.timestamp_us ?? 0),
-      );
+      const textRows = terms.length > 0 ? await this.fullText(params, terms, candidates) : [];
+      params.signal?.throwIfAborted();
+      const vectorRows = mode === 'none' ? [] : await this.nearestBy(mode, params, candidates);
+      const rowsById = new Map([...textRows, ...vectorRows].map((row) => [Number(row.id), row]));
+      const scored = (rows: EntryRow[]) =>
+        rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }));
+      ranked = (
+        mode === 'none'
+          ? scored(textRows).map((r, i) => ({ ...r, ranks: { fullText: i + 1 } }))
+          : fuse([
+              ['fullText', scored(textRows)],
+              ['vector', scored(vectorRows)],
+            ])
+      ).map((r) => {
+        const row = rowsById.get(r.id) as EntryRow;
+        return { ...r, kind: row.kind, timestampUs: Number(row.timestamp_us ?? 0), row };
+      });
     }
+    // Best score first; at equal score the newer memory.
+    ranked.sort((a, b) => b.score - a.score || b.timestampUs - a.timestampUs);
     if (params.minScore !== undefined) {
       const min = params.minScore;
       ranked = ranked.filter((r) => r.score >= min);
     }
     const order = ranked.map((r, i) => ({ ...r, at: i }));
-    order.sort((a, b) => (KIND_ORDER[a.row.kind] ?? 2) - (KIND_ORDER[b.row.kind] ?? 2) || a.at - b.at);
+    order.sort((a, b) => (KIND_ORDER[a.kind] ?? 2) - (KIND_ORDER[b.kind] ?? 2) || a.at - b.at);
+    const top = order.slice(0, Math.floor(limit));
+    const window = params.window;
+    let rows: Map<number, EntryRow>;
+    let around: Map<number, EntryRow[]> | undefined;
+    if (held) {
+      // The hits' rows and their neighbours' in one read.
+      const sides = window
+        ? new Map(top.map((r) => [r.id, held.user.around(r.id, window.before, window.after)]))
+        : undefined;
+      const wanted = new Set(top.map((r) => r.id));
+      for (const side of sides?.values() ?? [])
+        for (const id of [...(side?.before ?? []), ...(side?.after ?? [])]) wanted.add(id);
+      rows = await this.rowsById([...wanted]);
+      if (sides) {
+        around = new Map();
+        for (const [id, side] of sides)
+          if (side)
+            around.set(
+              id,
+              [...side.before, ...side.after].flatMap((n) => {
+                const row = rows.get(n);
+                return row ? [row] : [];
+              }),
+            );
+      }
+    } else {
+      rows = new Map(top.map((r) => [r.id, r.row as EntryRow]));
+      if (window)
+        around = await this.neighbours(
+          params,
+          top.flatMap((r) => (r.kind === 'turn' ? [r.row as EntryRow] : [])),
+          window,
+        );
+    }
     const memories: MemoryEntry[] = [];
-    for (const { row, score, ranks } of order.slice(0, Math.floor(limit))) {
+    for (const { id, score, ranks } of top) {
+      const row = rows.get(id);
+      if (!row) continue; // deleted since it was ranked
       const entry = toEntry(row, score);
       entry.ranks = ranks;
-      if (params.window && row.kind === 'turn')
-        entry.neighbours = await this.neighbours(params, row, params.window);
+      if (around && row.kind === 'turn')
+        entry.neighbours = (around.get(id) ?? []).map((n) => {
+          const { score: _s, ...neighbour } = toEntry(n, 0);
+          return neighbour;
+        });
       memories.push(entry);
     }
     return { memories };
@@ -465,6 +535,8 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 
   private async fullText(params: SearchMemoryParams, terms: string[][], limit: number): Promise<EntryRow[]> {
+    const held = await this.held(await this.vectorMode(), params);
+    if (held) return this.rowsOf(held.user.byWords(terms, limit, held.filter));
     // The ranking picks ids and scores; only the winners' columns are read (reading them for every
     // match made a search grow with the number of matching entries).
     const ranked =
@@ -515,26 +587,33 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
   }
 
   /**
-   * The `limit` nearest memories by vector: pgvector's index, else the vectors held in memory, else
-   * `sqlite-vec` or a scan of the blobs.
+   * The `limit` nearest memories by vector: pgvector's index, else the memories held in process,
+   * else `sqlite-vec` or a scan of the blobs.
    */
-  private nearestBy(mode: VectorMode, params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
+  private async nearestBy(mode: VectorMode, params: SearchMemoryParams, limit: number): Promise<EntryRow[]> {
     if (mode === 'pgvector') return this.nearest(params, limit);
-    if (this.vectorCache) return this.nearestInCache(params, limit, this.vectorCache);
+    const held = await this.held(mode, params);
+    if (held) {
+      const vector = await this.embedQuery(params);
+      return vector ? this.rowsOf(held.user.nearest(Float32Array.from(vector), limit, held.filter)) : [];
+    }
     return mode === 'sqlite-vec' ? this.nearestInSqlite(params, limit) : this.nearestByScan(params, limit);
   }
 
-  /** Exact cosine ranking over the user's vectors held in memory, then the winners' rows. */
-  private async nearestInCache(
+  /**
+   * The user's memories held in process, brought up to date, with the search's filter; undefined
+   * when they are not held (no embeddings, pgvector, or the cache is off).
+   */
+  private async held(
+    mode: VectorMode,
     params: SearchMemoryParams,
-    limit: number,
-    cache: VectorCache,
-  ): Promise<EntryRow[]> {
-    const vector = await this.embedQuery(params);
-    if (!vector) return [];
+  ): Promise<{ user: UserVectors; filter: VectorFilter } | undefined> {
+    const cache = this.vectorCache;
+    if (!cache || mode === 'pgvector' || mode === 'none') return undefined;
     const { appName, userId } = params;
     const f = this.f;
-    const user = await cache.vectors(vectorKey(appName, userId), vector.length, {
+    const dims = (this.options.embeddings as MemoryEmbeddings).dimensions;
+    const user = await cache.vectors(vectorKey(appName, userId), dims, {
       rowsAfter: async (afterId) => {
         // A first read finds the user's rows by index; a later one reads only the ids above the
         // newest held, by primary key (an index on the user would visit all of the user's rows).
@@ -544,60 +623,62 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
             : sql`e.id > ${afterId} and (e.app_name || '') = ${appName} and (e.user_id || '') = ${userId}`;
         const { rows } = await sql<{
           id: number | string;
-          vector_blob: Uint8Array;
+          vector_blob: Uint8Array | null;
           kind: string;
           session_id: string;
           event_id: string;
           timestamp_us: number | string;
+          search_text: string;
+          supersedes: string | null;
         }>`select e.id, e.vector_blob, e.kind, e.session_id, e.event_id,
-            ${f.micros(sql`e."timestamp"`)} as timestamp_us
+            ${f.micros(sql`e."timestamp"`)} as timestamp_us, e.search_text, e.supersedes
           from ${this.entries} as e
-          where ${owner} and e.vector_blob is not null
+          where ${owner}
           order by e.id`.execute(this.db);
         return rows.map((row) => ({
           id: Number(row.id),
-          vector: float32View(row.vector_blob),
+          vector: row.vector_blob ? float32View(row.vector_blob) : undefined,
           kind: row.kind,
           sessionId: row.session_id,
           eventId: row.event_id,
           timestampUs: Number(row.timestamp_us),
+          searchText: row.search_text,
+          supersedes: row.supersedes,
         }));
       },
       count: async () => {
         const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${this.entries} as e
-          where e.app_name = ${appName} and e.user_id = ${userId} and e.vector_blob is not null`.execute(
-          this.db,
-        );
+          where e.app_name = ${appName} and e.user_id = ${userId}`.execute(this.db);
         return Number(rows[0]?.n ?? 0);
       },
     });
-    params.signal?.throwIfAborted();
-    const { rows: superseded } = await sql<{ supersedes: string }>`${this.supersededIds(params)}`.execute(
-      this.db,
-    );
     const range = params.timeRange;
-    const top = user.nearest(Float32Array.from(vector), limit, {
+    const filter: VectorFilter = {
       ...(params.scope === 'session' && params.sessionId !== undefined
         ? { sessionId: params.sessionId }
         : {}),
       ...(params.kinds ? { kinds: new Set<string>(params.kinds) } : {}),
       ...(range?.from !== undefined ? { fromUs: microsFromMs(range.from) } : {}),
       ...(range?.to !== undefined ? { toUs: microsFromMs(range.to) } : {}),
-      excludedEventIds: new Set(superseded.map((r) => r.supersedes)),
-    });
-    return this.rowsOf(top);
+    };
+    return { user, filter };
   }
 
   /** The rows of ranked ids, in rank order, with their scores (a row deleted meanwhile is left out). */
   private async rowsOf(top: readonly { id: number | string; score: number }[]): Promise<EntryRow[]> {
-    if (top.length === 0) return [];
-    const { rows: full } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
-      where e.id in (${sql.join(top.map((t) => sql`${t.id}`))})`.execute(this.db);
-    const byId = new Map(full.map((r) => [String(r.id), r]));
+    const byId = await this.rowsById(top.map((t) => Number(t.id)));
     return top.flatMap((t) => {
-      const row = byId.get(String(t.id));
+      const row = byId.get(Number(t.id));
       return row ? [{ ...row, score: t.score }] : [];
     });
+  }
+
+  /** The rows with these ids (score 0), by id; ids deleted meanwhile are absent. */
+  private async rowsById(ids: readonly number[]): Promise<Map<number, EntryRow>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
+      where e.id in (${sql.join(ids.map((id) => sql`${id}`))})`.execute(this.db);
+    return new Map(rows.map((row) => [Number(row.id), row]));
   }
 
   /** Exact cosine scan over the user's Float32 blobs (no pgvector), then the winners' rows. */
@@ -634,35 +715,48 @@ export class SqlMemoryService extends SqlStore implements MemoryService {
     return this.rowsOf(top);
   }
 
+  /**
+   * The turns just before and after each hit in its own session, by hit row id: one statement for
+   * all hits (a pair of statements per hit made the window cost more than the search).
+   */
   private async neighbours(
     params: SearchMemoryParams,
-    hit: EntryRow,
+    hits: readonly EntryRow[],
     window: { before: number; after: number },
-  ): Promise<MemoryEntry[]> {
+  ): Promise<Map<number, EntryRow[]>> {
     const before = Math.max(0, Math.floor(window.before));
     const after = Math.max(0, Math.floor(window.after));
-    const same = sql`e.app_name = ${params.appName} and e.user_id = ${params.userId} and e.session_id = ${hit.session_id} and e.kind = 'turn'`;
-    const t = sql`(select "timestamp" from ${this.entries} where id = ${hit.id})`;
-    const earlier =
-      before > 0
-        ? (
-            await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
-            where ${same} and (e."timestamp" < ${t} or (e."timestamp" = ${t} and e.id < ${hit.id}))
-            order by e."timestamp" desc, e.id desc limit ${before}`.execute(this.db)
-          ).rows.reverse()
-        : [];
-    const later =
-      after > 0
-        ? (
-            await sql<EntryRow>`select ${this.columns()}, 0 as score from ${this.entries} as e
-            where ${same} and (e."timestamp" > ${t} or (e."timestamp" = ${t} and e.id > ${hit.id}))
-            order by e."timestamp" asc, e.id asc limit ${after}`.execute(this.db)
-          ).rows
-        : [];
-    return [...earlier, ...later].map((row) => {
-      const { score: _s, ...entry } = toEntry(row, 0);
-      return entry;
+    const found = new Map<number, EntryRow[]>(hits.map((hit) => [Number(hit.id), []]));
+    if (hits.length === 0 || before + after === 0) return found;
+    const sides: RawBuilder<unknown>[] = [];
+    hits.forEach((hit, at) => {
+      const same = sql`e.app_name = ${params.appName} and e.user_id = ${params.userId} and e.session_id = ${hit.session_id} and e.kind = 'turn'`;
+      const t = sql`(select "timestamp" from ${this.entries} where id = ${hit.id})`;
+      // Each side is a subquery in FROM, so that its order and limit hold on every dialect.
+      if (before > 0)
+        sides.push(sql`select * from (select ${this.columns()}, ${at} as hit, -1 as side from ${this.entries} as e
+          where ${same} and (e."timestamp" < ${t} or (e."timestamp" = ${t} and e.id < ${hit.id}))
+          order by e."timestamp" desc, e.id desc limit ${before}) as ${sql.id(`b${at}`)}`);
+      if (after > 0)
+        sides.push(sql`select * from (select ${this.columns()}, ${at} as hit, 1 as side from ${this.entries} as e
+          where ${same} and (e."timestamp" > ${t} or (e."timestamp" = ${t} and e.id > ${hit.id}))
+          order by e."timestamp" asc, e.id asc limit ${after}) as ${sql.id(`a${at}`)}`);
     });
+    const { rows } = await sql<EntryRow & { hit: number | string; side: number | string }>`${sql.join(
+      sides,
+      sql` union all `,
+    )}`.execute(this.db);
+    // Within a hit: earlier turns first, in time order, then later ones.
+    rows.sort(
+      (a, b) =>
+        Number(a.hit) - Number(b.hit) ||
+        Number(a.side) - Number(b.side) ||
+        Number(a.timestamp_us ?? 0) - Number(b.timestamp_us ?? 0) ||
+        Number(a.id) - Number(b.id),
+    );
+    for (const { hit, side: _side, ...row } of rows)
+      found.get(Number((hits[Number(hit)] as EntryRow).id))?.push(row);
+    return found;
   }
 
   private async embedQuery(params: SearchMemoryParams): Promise<number[] | undefined> {

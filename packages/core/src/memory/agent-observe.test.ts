@@ -19,37 +19,11 @@ import {
   observeEvents,
   observeMemoryJobHandler,
   RECALL_TOOL_NAME,
-  type RunLock,
   Runner,
-  type SessionKey,
   userContent,
 } from '../index.js';
 import { functionCallResponse, ScriptedModel } from '../testing/index.js';
-
-/**
- * In-memory sessions with a run lock (one holder per session, others wait), as a shared-database
- * store has: observation jobs append only under it.
- */
-class LockingSessionService extends InMemorySessionService {
-  private readonly held = new Map<string, Promise<void>>();
-  async acquireRunLock(key: SessionKey): Promise<RunLock> {
-    const k = `${key.appName}/${key.userId}/${key.sessionId}`;
-    for (let h = this.held.get(k); h; h = this.held.get(k)) await h;
-    let release = () => {};
-    this.held.set(
-      k,
-      new Promise<void>((resolve) => {
-        release = resolve;
-      }),
-    );
-    return {
-      release: async () => {
-        this.held.delete(k);
-        release();
-      },
-    };
-  }
-}
+import { LockingSessionService } from './__fixtures__/locking-session-service.js';
 
 const OBS_LINE = /^\[(\d{4}-\d{2}-\d{2}) [\d:]+\] (\S+): (.*)$/;
 

@@ -16,6 +16,7 @@ import {
   userContent,
 } from '../index.js';
 import { functionCallResponse, ScriptedModel } from '../testing/index.js';
+import { LockingSessionService } from './__fixtures__/locking-session-service.js';
 
 const TEMPLATE = '# About the user\n\n## Name\n\n## Boat\n\n## Preferences\n';
 
@@ -185,5 +186,46 @@ describe('profile (memory.profile)', () => {
       await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' })
     )?.events.filter((e) => e.author === 'memory:profile');
     expect(written).toHaveLength(1);
+  });
+  it('the background profile job writes under the session run lock, onto the profile as it is then', async () => {
+    const sessionService = new LockingSessionService();
+    const profile: ProfileOptions = { update: 'background' };
+    const { send, state } = setup(profile, sessionService);
+    const events = await send('s', 'I keep a sloop in Porto');
+    const key = { appName: 'app', userId: 'u', sessionId: 's' };
+    // A run holds the session while the extractor answers.
+    const run = await sessionService.acquireRunLock(key);
+    let answered = () => {};
+    const answering = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const extractor = new ScriptedModel({
+      respond: () => {
+        answered();
+        return '{"boat":"sloop"}';
+      },
+    });
+    const job = profileJobHandler(profile, extractor)(
+      { kind: 'profile', appName: 'app', userId: 'u', sessionId: 's', eventId: events.at(-1)?.id ?? '' },
+      { sessionService },
+    );
+    await answering;
+    // Meanwhile the run changes the profile; the job has not written.
+    const session = await sessionService.getSession(key);
+    if (!session) throw new Error('no session');
+    await sessionService.appendEvent(session, {
+      ...events[0],
+      id: 'run-write',
+      author: 'assistant',
+      content: undefined,
+      actions: { stateDelta: { 'user:profile': { name: 'Ana' } } },
+    } as Event);
+    expect((await state('s'))['user:profile']).toEqual({ name: 'Ana' });
+    await run.release();
+    await job;
+    // The patch landed after the run, on top of what the run wrote.
+    expect((await state('s'))['user:profile']).toEqual({ name: 'Ana', boat: 'sloop' });
+    const authors = (await sessionService.getSession(key))?.events.map((e) => e.author);
+    expect(authors?.slice(-2)).toEqual(['assistant', 'memory:profile']);
   });
 });

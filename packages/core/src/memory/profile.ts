@@ -192,24 +192,44 @@ export function profileJobHandler(
     for await (const r of model.generate(request, context.signal ? { signal: context.signal } : {}))
       if (!r.partial) text += contentText(r.content);
     const answer = JSON.parse(stripFences(text)) as unknown;
-    let next: ProfileObject | string = current;
-    if (options.template !== undefined) {
-      const updates = Array.isArray(answer) ? answer : [answer];
-      for (const u of updates)
-        next = updatedProfile(options, next, u as { section?: string; content?: string });
-    } else {
-      next = updatedProfile(options, next, { patch: answer });
+    const apply = (profile: ProfileObject | string) => {
+      let next = profile;
+      if (options.template !== undefined) {
+        const updates = Array.isArray(answer) ? answer : [answer];
+        for (const u of updates)
+          next = updatedProfile(options, next, u as { section?: string; content?: string });
+      } else {
+        next = updatedProfile(options, next, { patch: answer });
+      }
+      return next;
+    };
+    if (JSON.stringify(apply(current)) === JSON.stringify(current)) return;
+    // The model ran without the lock; the write takes the session's run lock (when the store has
+    // one), so it never lands in the middle of a run, and applies the update to the profile as it
+    // is now (a run or another job may have changed it meanwhile).
+    const sessionKey = { appName: job.appName, userId: job.userId, sessionId: job.sessionId };
+    const lock = await context.sessionService.acquireRunLock?.(sessionKey, {
+      wait: true,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    try {
+      const latest = await context.sessionService.getSession(sessionKey);
+      if (!latest || latest.events.some((e) => e.customMetadata?.profileJobFor === job.eventId)) return;
+      const now = currentProfile(options, latest.state);
+      const next = apply(now);
+      if (JSON.stringify(next) === JSON.stringify(now)) return;
+      await context.sessionService.appendEvent(
+        latest,
+        createEvent({
+          invocationId: `profile-${job.eventId}`,
+          author: PROFILE_JOB_AUTHOR,
+          actions: { stateDelta: { [key]: next } },
+          customMetadata: { profileJobFor: job.eventId },
+        }),
+      );
+    } finally {
+      await lock?.release();
     }
-    if (JSON.stringify(next) === JSON.stringify(current)) return;
-    await context.sessionService.appendEvent(
-      session,
-      createEvent({
-        invocationId: `profile-${job.eventId}`,
-        author: PROFILE_JOB_AUTHOR,
-        actions: { stateDelta: { [key]: next } },
-        customMetadata: { profileJobFor: job.eventId },
-      }),
-    );
   };
 }
 

@@ -32,17 +32,38 @@ function toParams(parameters: ReadonlyArray<unknown>): SqliteParam[] {
   });
 }
 
+/** How many compiled statements one database keeps. */
+const STATEMENT_CACHE_SIZE = 200;
+
 /**
  * Adapts Node's built-in `node:sqlite` (`DatabaseSync`, Node ≥ 22.5) to the better-sqlite3-like
  * interface Kysely's SqliteDialect expects, so no native module has to be built or downloaded.
  */
 export function nodeSqliteDatabase(db: NodeSqliteDatabase): SqliteDatabase {
-  return {
-    close: () => db.close(),
-    prepare(sql: string): SqliteStatement {
+  // Compiled statements by SQL text, the least recently used out first: the same few statements
+  // run on every turn, and compiling one costs as much as running it. Kysely runs one query at a
+  // time per connection, so a statement is never in use twice at once.
+  const compiled = new Map<string, { statement: NodeSqliteStatement; reader: boolean }>();
+  const compile = (sql: string) => {
+    let entry = compiled.get(sql);
+    if (entry) compiled.delete(sql);
+    else {
       const statement = db.prepare(sql);
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (compiled.size >= STATEMENT_CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
+    }
+    compiled.set(sql, entry);
+    return entry;
+  };
+  return {
+    close: () => {
+      compiled.clear();
+      db.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      const { statement, reader } = compile(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...toParams(parameters)),
         run: (parameters) => statement.run(...toParams(parameters)),
         iterate: (parameters) => {
