@@ -159,6 +159,39 @@ for (const target of testDatabases()) {
       expect(stored.find((s) => s.name === 'call_llm')?.attributes.note).toBe('ab');
     });
 
+    it('keeps the last version of a span or summary given twice in one batch, and strips NUL from every text', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('twice') });
+      const { spans, summary } = trace('d1', Date.now());
+      const [chat, tool, root] = spans as [StoredSpan, StoredSpan, StoredSpan];
+      const linked = { ...chat, attributes: { ...chat.attributes, 'gcp.vertex.agent.event_id': 'ev-later' } };
+      const failed = {
+        ...tool,
+        name: 'execute_tool lo\u0000okup',
+        status: 'error',
+        status_message: 'bo\u0000om',
+      };
+      await store.writeSpans(
+        [chat, tool, root, linked, failed as StoredSpan],
+        [{ ...summary, span_count: 1 }, summary],
+      );
+      const stored = await store.traceSpans('d1');
+      expect(stored).toHaveLength(3);
+      expect(stored.find((s) => s.span_id === 'd1-chat')?.attributes['gcp.vertex.agent.event_id']).toBe(
+        'ev-later',
+      );
+      // Postgres refuses NUL in text and jsonb alike; SQLite keeps strings as given.
+      if (target.name !== 'sqlite')
+        expect(stored.find((s) => s.span_id === 'd1-tool')).toMatchObject({
+          name: 'execute_tool lookup',
+          status: 'error',
+          status_message: 'boom',
+        });
+      else expect(stored.find((s) => s.span_id === 'd1-tool')?.status).toBe('error');
+      expect((await store.eventSpan('ev-later'))?.span_id).toBe('d1-chat');
+      const { traces } = await store.listTraces({ sessionId: summary.session_id ?? '' });
+      expect(traces.map((t) => [t.trace_id, t.span_count])).toEqual([['d1', 3]]);
+    });
+
     it('prunes by age and by count', async () => {
       const store = new SqlTraceStore({
         db,

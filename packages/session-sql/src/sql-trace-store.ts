@@ -56,6 +56,8 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;
 /** Rows per insert statement (11 parameters each stays far below every driver's limit). */
 const ROWS_PER_INSERT = 200;
+/** Spans (and as many summaries) per statement on Postgres, where a batch travels as one JSON text. */
+const ROWS_PER_JSON_STATEMENT = 5000;
 
 const micros = (nanos: number) => Math.round(nanos / 1000);
 const nanos = (value: number | string) => Number(value) * 1000;
@@ -76,6 +78,33 @@ function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
     typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
   );
   return JSON.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * A batch of rows as one JSON array text for `jsonb_to_recordset`, NUL characters dropped from
+ * every string (jsonb refuses them). `JSON.stringify` writes a NUL as the escape `\u0000`, so a text
+ * without that sequence needs no second pass.
+ */
+function jsonRows(rows: readonly object[], what: string): string {
+  let text: string;
+  try {
+    text = JSON.stringify(rows);
+  } catch (error) {
+    throw new ValidationError(`${what} are not JSON-serializable: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (!text.includes('\\u0000')) return text;
+  return JSON.stringify(rows, (_key, v: unknown) =>
+    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
+  );
+}
+
+/** The last of each key wins: one statement may not upsert a row twice. */
+function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of items) byKey.set(key(item), item);
+  return byKey.size === items.length ? [...items] : [...byKey.values()];
 }
 
 function spanStatus(value: string): StoredSpan['status'] {
@@ -155,6 +184,7 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
   async writeSpans(spans: readonly StoredSpan[], traces: readonly TraceSummary[]): Promise<void> {
     if (spans.length === 0 && traces.length === 0) return;
     await this.ready();
+    if (this.family === 'postgres') return this.writeSpansAsJson(spans, traces);
     const f = this.f;
     for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
       const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
@@ -181,6 +211,74 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
       await sql`insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
           start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
         values ${sql.join(rows)}
+        on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
+          status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
+          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+          cost_usd = excluded.cost_usd`.execute(this.db);
+    }
+  }
+
+  /**
+   * Postgres: each batch is one statement (one commit) whose spans and summaries travel as two JSON
+   * texts (`jsonb_to_recordset`), instead of multi-row VALUES lists of 11 and 15 parameters a row:
+   * the client builds no query tree per row (half the client CPU of a batch) and the server binds two
+   * values, not thousands.
+   */
+  private async writeSpansAsJson(
+    allSpans: readonly StoredSpan[],
+    allTraces: readonly TraceSummary[],
+  ): Promise<void> {
+    const spans = lastByKey(allSpans, (s) => `${s.trace_id}/${s.span_id}`);
+    const traces = lastByKey(allTraces, (t) => t.trace_id);
+    for (let i = 0; i < Math.max(spans.length, traces.length); i += ROWS_PER_JSON_STATEMENT) {
+      const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map((s) => {
+        const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
+        return {
+          trace_id: s.trace_id,
+          span_id: s.span_id,
+          parent_span_id: s.parent_span_id,
+          name: s.name,
+          session_id: spanSessionId(s) ?? null,
+          event_id: typeof eventId === 'string' ? eventId : null,
+          start_us: micros(s.start_time),
+          end_us: micros(s.end_time),
+          status: s.status ?? 'unset',
+          status_message: s.status_message ?? null,
+          attributes: s.attributes,
+        };
+      });
+      const traceRows = traces.slice(i, i + ROWS_PER_JSON_STATEMENT).map((t) => ({
+        trace_id: t.trace_id,
+        name: t.name,
+        app_name: t.app_name,
+        user_id: t.user_id,
+        session_id: t.session_id,
+        invocation_id: t.invocation_id,
+        start_us: micros(t.start_time),
+        end_us: micros(t.end_time),
+        duration_us: Math.round(t.duration_ms * 1000),
+        status: t.status,
+        span_count: t.span_count,
+        error_count: t.error_count,
+        input_tokens: t.input_tokens,
+        output_tokens: t.output_tokens,
+        cost_usd: t.cost_usd ?? 0,
+      }));
+      await sql`with written_spans as (
+          insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
+            start_us, end_us, status, status_message, attributes)
+          select * from jsonb_to_recordset(${jsonRows(spanRows, 'span attributes')}::jsonb) as x(
+            trace_id text, span_id text, parent_span_id text, name text, session_id text, event_id text,
+            start_us bigint, end_us bigint, status text, status_message text, attributes jsonb)
+          on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
+            event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
+            end_us = excluded.end_us)
+        insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
+          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
+        select * from jsonb_to_recordset(${jsonRows(traceRows, 'trace summaries')}::jsonb) as y(
+          trace_id text, name text, app_name text, user_id text, session_id text, invocation_id text,
+          start_us bigint, end_us bigint, duration_us bigint, status text, span_count integer,
+          error_count integer, input_tokens bigint, output_tokens bigint, cost_usd double precision)
         on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
           status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
           input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,

@@ -11,13 +11,20 @@ export interface TraceWriterOptions {
   maxPending?: number;
   /** How often retention runs, ms. Default 10 minutes; 0 turns it off. */
   pruneIntervalMs?: number;
+  /**
+   * Longest a span of a trace still running waits for its trace to end, ms (default 1000). Spans of a
+   * running trace are held so that the event link or payload added just after a span ends goes out
+   * with its first write, not as a second write of the row; a trace's spans and summary are written
+   * together once its run ends.
+   */
+  holdMs?: number;
 }
 
 /**
  * Copies the spans the in-process store receives to a persistent trace store, in batches, off the
- * request path: a span's end only puts it in a map; a timer (or a full batch) writes the map with
- * one statement per table. A failed write is logged and its spans retried with the next batch,
- * never surfaced to a run.
+ * request path: a span's end only puts it in a map; a timer (or a full batch) writes the spans of
+ * the traces that ended (and those held longer than `holdMs`) with their summaries. A failed write
+ * is logged and its spans retried with the next batch, never surfaced to a run.
  */
 export class TraceWriter {
   private pending = new Map<string, StoredSpan>();
@@ -30,6 +37,11 @@ export class TraceWriter {
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
   private dropped = 0;
+  /** Traces whose summary was taken (their run ended): their spans are written at once. */
+  private readonly ended = new Set<string>();
+  /** Spans left pending by the last timed write (running traces): not counted towards a full batch. */
+  private held = 0;
+  private readonly holdMs: number;
   private readonly flushIntervalMs: number;
   private readonly batchSize: number;
   private readonly maxPending: number;
@@ -43,6 +55,7 @@ export class TraceWriter {
     this.flushIntervalMs = options.flushIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
     this.maxPending = options.maxPending ?? 20_000;
+    this.holdMs = options.holdMs ?? 1000;
     this.unsubscribe = source.subscribe((record) => this.add(record));
     const pruneEvery = options.pruneIntervalMs ?? 600_000;
     if (pruneEvery > 0) {
@@ -66,9 +79,13 @@ export class TraceWriter {
     if (!this.seen.has(record)) {
       this.seen.add(record);
       const summary = this.summarizer.add(record);
-      if (summary) this.summaries.set(summary.trace_id, summary);
+      if (summary) {
+        this.summaries.set(summary.trace_id, summary);
+        this.ended.add(summary.trace_id);
+        if (this.ended.size > 10_000) this.ended.delete(this.ended.values().next().value as string);
+      }
     }
-    if (this.pending.size >= this.batchSize) this.schedule(0);
+    if (this.pending.size - this.held >= this.batchSize) this.schedule(0);
     else this.schedule(this.flushIntervalMs);
   }
 
@@ -77,22 +94,35 @@ export class TraceWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      this.writing = this.writing.then(() => this.write(false));
     }, delay);
     this.timer.unref?.();
   }
 
   /** Writes what is pending now; resolves when it (and earlier writes) are in the store. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.write());
+    this.writing = this.writing.then(() => this.write(true));
     return this.writing;
   }
 
-  private async write(): Promise<void> {
+  /** `all`: every pending span; else those of ended traces and those held longer than `holdMs`. */
+  private async write(all: boolean): Promise<void> {
     if (this.pending.size === 0 && this.summaries.size === 0) return;
-    const spans = [...this.pending.values()];
+    let spans: StoredSpan[];
+    if (all) {
+      spans = [...this.pending.values()];
+      this.pending = new Map();
+    } else {
+      spans = [];
+      const heldFrom = (Date.now() - this.holdMs) * 1e6;
+      for (const [key, span] of this.pending)
+        if (this.ended.has(span.trace_id) || span.end_time <= heldFrom) {
+          spans.push(span);
+          this.pending.delete(key);
+        }
+    }
+    this.held = this.pending.size;
     const traces = [...this.summaries.values()];
-    this.pending = new Map();
     this.summaries = new Map();
     try {
       await this.store.writeSpans(spans, traces);
@@ -111,6 +141,8 @@ export class TraceWriter {
       this.logger.warn(`Trace store: ${this.dropped} spans dropped while writes were behind.`);
       this.dropped = 0;
     }
+    // Held spans go out with their trace's end, or after holdMs at the latest.
+    if (this.pending.size > 0 && !this.closed) this.schedule(this.flushIntervalMs);
   }
 
   private warn(what: string, error: unknown): void {

@@ -1,0 +1,101 @@
+import type { StoredSpan, TraceStore, TraceSummary } from '@adk/core';
+import { describe, expect, it, vi } from 'vitest';
+import { TraceWriter } from '../index.js';
+import type { InMemorySpanStore } from './span-store.js';
+
+// The writer holds the spans of a running trace until its run ends (or holdMs passes), so a link
+// or payload added just after a span ends goes out with the span's first write.
+
+const MS = 1e6;
+
+function source(): { store: InMemorySpanStore; emit(record: StoredSpan): void } {
+  let listener: ((record: StoredSpan) => void) | undefined;
+  const store = {
+    subscribe(l: (record: StoredSpan) => void) {
+      listener = l;
+      return () => {
+        listener = undefined;
+      };
+    },
+  } as unknown as InMemorySpanStore;
+  return { store, emit: (record) => listener?.(record) };
+}
+
+function recorder(): {
+  store: TraceStore;
+  writes: { spans: StoredSpan[]; traces: TraceSummary[] }[];
+} {
+  const writes: { spans: StoredSpan[]; traces: TraceSummary[] }[] = [];
+  const store = {
+    async writeSpans(spans: readonly StoredSpan[], traces: readonly TraceSummary[]) {
+      writes.push({ spans: structuredClone([...spans]), traces: [...traces] });
+    },
+    prune: async () => 0,
+  } as unknown as TraceStore;
+  return { store, writes };
+}
+
+const logger = { info() {}, warn() {}, error() {} };
+
+function span(traceId: string, spanId: string, parent: string | null, endMs: number): StoredSpan {
+  return {
+    name: parent === null ? 'invocation' : 'call_llm',
+    trace_id: traceId,
+    span_id: spanId,
+    parent_span_id: parent,
+    start_time: (endMs - 5) * MS,
+    end_time: endMs * MS,
+    attributes: { 'gen_ai.conversation.id': 's1' },
+    status: 'unset',
+  };
+}
+
+describe('TraceWriter', () => {
+  it('writes a running trace’s spans with its summary once the run ends, event links included', async () => {
+    const { store: from, emit } = source();
+    const { store: to, writes } = recorder();
+    const writer = new TraceWriter(from, to, logger, { flushIntervalMs: 5, pruneIntervalMs: 0 });
+    try {
+      const now = Date.now();
+      const chat = span('t1', 'c', 'r', now);
+      emit(chat);
+      // Several timer ticks pass while the run goes on: nothing of t1 is written.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(writes.flatMap((w) => w.spans)).toEqual([]);
+      chat.attributes['gcp.vertex.agent.event_id'] = 'ev-1';
+      emit(chat);
+      emit(span('t1', 'r', null, Date.now()));
+      await vi.waitFor(() => expect(writes.flatMap((w) => w.traces)).toHaveLength(1), { timeout: 10_000 });
+      const spans = writes.flatMap((w) => w.spans);
+      // Each span once, the link in its only write, in the same batch as the summary.
+      expect(spans.map((s) => s.span_id).sort()).toEqual(['c', 'r']);
+      expect(spans.find((s) => s.span_id === 'c')?.attributes['gcp.vertex.agent.event_id']).toBe('ev-1');
+      expect(writes.find((w) => w.traces.length > 0)?.spans).toHaveLength(2);
+      expect(writes.find((w) => w.traces.length > 0)?.traces[0]).toMatchObject({
+        trace_id: 't1',
+        span_count: 2,
+      });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('writes a span of a trace that does not end after holdMs, and everything on flush', async () => {
+    const { store: from, emit } = source();
+    const { store: to, writes } = recorder();
+    const writer = new TraceWriter(from, to, logger, { flushIntervalMs: 5, holdMs: 50, pruneIntervalMs: 0 });
+    try {
+      emit(span('t2', 'long', 'r2', Date.now()));
+      await vi.waitFor(() => expect(writes.flatMap((w) => w.spans.map((s) => s.span_id))).toEqual(['long']), {
+        timeout: 10_000,
+      });
+      const held = new TraceWriter(from, to, logger, { flushIntervalMs: 60_000, pruneIntervalMs: 0 });
+      emit(span('t3', 'open', 'r3', Date.now()));
+      await held.flush();
+      expect(writes.at(-1)?.spans.map((s) => s.span_id)).toEqual(['open']);
+      await held.close();
+    } finally {
+      await writer.close();
+    }
+  });
+});
