@@ -191,7 +191,23 @@ describe.skipIf(unavailable)('the Builder in adk web, in Chromium', { timeout: 9
   });
 
   it('cancels a draft: the chat returns to the app, the draft and the edits are gone', async () => {
+    // The app's files change on disk and the Builder reads them again; an edit made while that read
+    // is under way is kept (the read's answers are held until the edit is made).
+    const held: (() => void)[] = [];
+    let holding = true;
+    await page.route(/\/dev\/apps\/greeter\/builder\?file_path=/, async (route) => {
+      if (holding) await new Promise<void>((release) => held.push(release));
+      await route.continue();
+    });
+    writeFileSync(
+      join(appDir, 'root_agent.yaml'),
+      `${readFileSync(join(appDir, 'root_agent.yaml'), 'utf8')}# edited\n`,
+    );
+    await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
     await instruction().fill('Greet the user in German.');
+    holding = false;
+    for (const release of held.splice(0)) release();
+    await page.unrouteAll({ behavior: 'wait' });
     await button('Try it').click();
     await banner().waitFor();
     await answerQuotes('Hallo', 'Greet the user in German.');

@@ -36,5 +36,10 @@ describe('apps a loader serves without listing them', () => {
     draftExists = false;
     const gone = await fetch(`${listener.url}/apps/__draft__listed/users/u/sessions`, { method: 'POST' });
     expect(gone.status).toBe(404);
+    // Its runner was built while it existed; what describes the app answers 404 all the same.
+    for (const path of ['app-info', 'build_graph', 'skills', 'build_graph_image']) {
+      const url = path === 'app-info' ? `apps/__draft__listed/${path}` : `dev/apps/__draft__listed/${path}`;
+      expect((await fetch(`${listener.url}/${url}`)).status, path).toBe(404);
+    }
   });
 });

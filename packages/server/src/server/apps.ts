@@ -72,7 +72,9 @@ export class AppRegistry {
     return (await loader.language?.(name)) ?? 'typescript';
   }
 
+  /** The app's root agent; NotFoundError for a name that is no longer an app (a dropped draft). */
   async agent(name: string): Promise<BaseAgent> {
+    await this.assertApp(name);
     return (await this.runner(name)).agent;
   }
 

@@ -130,14 +130,21 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
   // A draft this page saved (it stays on the server after "Back", until Save or Cancel).
   const [drafted, setDrafted] = useState(false);
 
+  // Counts the edits and actions made here: a read under way meanwhile is dropped, so it neither
+  // undoes an edit nor brings back a draft that was saved or cancelled since.
+  const edits = useRef(0);
   // The saved files; a draft left from before (this page was reloaded meanwhile) opens on top of them.
   const load = useCallback(async () => {
     setLoadError(undefined);
+    const editsAtStart = edits.current;
     try {
       const [stored, draft] = await Promise.all([loadTree(app, false), builderApi.hasDraft(app)]);
+      const opened = draft ? (await loadTree(app, true)).files : stored.files;
+      // Edited, saved, tried or cancelled meanwhile: what was read may be stale, and edits win.
+      if (edits.current !== editsAtStart) return;
       setSaved(stored.files);
-      setFiles(draft ? (await loadTree(app, true)).files : stored.files);
       setDrafted(draft);
+      setFiles(opened);
       setCurrent(ROOT_FILE);
     } catch (error) {
       setLoadError(message(error));
@@ -221,6 +228,7 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
   const info = analyzed[current];
   const data = info?.data ?? {};
   const update = (next: string) => {
+    edits.current++;
     setFiles((all) => ({ ...all, [current]: next }));
     setServerError(undefined);
   };
@@ -229,6 +237,7 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
 
   const upload = () => tree.map((path) => ({ path, text: files[path] ?? '' }));
   const act = async (what: string, work: () => Promise<void>) => {
+    edits.current++;
     setBusy(what);
     setServerError(undefined);
     try {
@@ -261,8 +270,11 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
     act('cancel', async () => {
       await dropDraftSessions();
       await builderApi.cancel(app);
+      // The app's files as they are now (they may have changed on disk since they were read).
+      const stored = (await loadTree(app, false)).files;
       setDrafted(false);
-      if (saved) setFiles(saved);
+      setSaved(stored);
+      setFiles(stored);
       setCurrent(ROOT_FILE);
       onLeave('Draft discarded.');
     });
@@ -286,6 +298,7 @@ export function BuilderPanel({ app, user, version, trying, onTry, onLeave }: Bui
       return;
     }
     setFormError(undefined);
+    edits.current++;
     setFiles((all) => ({
       ...all,
       [current]: addItem(text, 'sub_agents', { config_path: configPath }),
