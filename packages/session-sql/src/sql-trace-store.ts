@@ -71,13 +71,14 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
-/** Drops NUL characters, which Postgres jsonb refuses, from every string of a value. */
+/** A `JSON.stringify` replacer that drops NUL characters, which Postgres jsonb refuses, from strings. */
+const dropNul = (_key: string, v: unknown): unknown =>
+  typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v;
+
+/** Drops NUL characters from every string of a value. */
 function withoutNul(value: Record<string, unknown>): Record<string, unknown> {
   if (!hasNul(value)) return value;
-  const text = JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
-  );
-  return JSON.parse(text) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(value, dropNul)) as Record<string, unknown>;
 }
 
 /**
@@ -94,10 +95,7 @@ function jsonRows(rows: readonly object[], what: string): string {
       cause: error,
     });
   }
-  if (!text.includes('\\u0000')) return text;
-  return JSON.stringify(rows, (_key, v: unknown) =>
-    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
-  );
+  return text.includes('\\u0000') ? JSON.stringify(rows, dropNul) : text;
 }
 
 /** The last of each key wins: one statement may not upsert a row twice. */
@@ -106,6 +104,56 @@ function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
   for (const item of items) byKey.set(key(item), item);
   return byKey.size === items.length ? [...items] : [...byKey.values()];
 }
+
+/** A span as its row of the spans table (`attributes` as given). */
+function spanRow(s: StoredSpan) {
+  const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
+  return {
+    trace_id: s.trace_id,
+    span_id: s.span_id,
+    parent_span_id: s.parent_span_id,
+    name: s.name,
+    session_id: spanSessionId(s) ?? null,
+    event_id: typeof eventId === 'string' ? eventId : null,
+    start_us: micros(s.start_time),
+    end_us: micros(s.end_time),
+    status: s.status ?? 'unset',
+    status_message: s.status_message ?? null,
+    attributes: s.attributes,
+  };
+}
+
+/** A trace summary as its row of the traces table. */
+function traceRow(t: TraceSummary) {
+  return {
+    trace_id: t.trace_id,
+    name: t.name,
+    app_name: t.app_name,
+    user_id: t.user_id,
+    session_id: t.session_id,
+    invocation_id: t.invocation_id,
+    start_us: micros(t.start_time),
+    end_us: micros(t.end_time),
+    duration_us: Math.round(t.duration_ms * 1000),
+    status: t.status,
+    span_count: t.span_count,
+    error_count: t.error_count,
+    input_tokens: t.input_tokens,
+    output_tokens: t.output_tokens,
+    cost_usd: t.cost_usd ?? 0,
+  };
+}
+
+/** What a span written again (its event link or payload came later) replaces. */
+const SPAN_UPSERT = sql`on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
+  event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
+  end_us = excluded.end_us`;
+
+/** What a trace summary written again (more of its spans ended) replaces. */
+const TRACE_UPSERT = sql`on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
+  status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
+  input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+  cost_usd = excluded.cost_usd`;
 
 function spanStatus(value: string): StoredSpan['status'] {
   return value === 'ok' || value === 'error' ? value : 'unset';
@@ -188,33 +236,20 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     const f = this.f;
     for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
       const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
-        const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
-        return sql`(${s.trace_id}, ${s.span_id}, ${s.parent_span_id}, ${s.name}, ${spanSessionId(s) ?? null},
-          ${typeof eventId === 'string' ? eventId : null}, ${micros(s.start_time)}, ${micros(s.end_time)},
-          ${s.status ?? 'unset'}, ${s.status_message ?? null}, ${f.json(withoutNul(s.attributes), 'span attributes')})`;
+        const { attributes, ...row } = spanRow(s);
+        return sql`(${sql.join([...Object.values(row).map((v) => sql`${v}`), f.json(withoutNul(attributes), 'span attributes')])})`;
       });
       await sql`insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
           start_us, end_us, status, status_message, attributes)
-        values ${sql.join(rows)}
-        on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
-          event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
-          end_us = excluded.end_us`.execute(this.db);
+        values ${sql.join(rows)} ${SPAN_UPSERT}`.execute(this.db);
     }
     for (let i = 0; i < traces.length; i += ROWS_PER_INSERT) {
-      const rows = traces.slice(i, i + ROWS_PER_INSERT).map(
-        (
-          t,
-        ) => sql`(${t.trace_id}, ${t.name}, ${t.app_name}, ${t.user_id}, ${t.session_id}, ${t.invocation_id},
-          ${micros(t.start_time)}, ${micros(t.end_time)}, ${Math.round(t.duration_ms * 1000)}, ${t.status},
-          ${t.span_count}, ${t.error_count}, ${t.input_tokens}, ${t.output_tokens}, ${t.cost_usd ?? 0})`,
-      );
+      const rows = traces
+        .slice(i, i + ROWS_PER_INSERT)
+        .map((t) => sql`(${sql.join(Object.values(traceRow(t)).map((v) => sql`${v}`))})`);
       await sql`insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
           start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
-        values ${sql.join(rows)}
-        on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
-          status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
-          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-          cost_usd = excluded.cost_usd`.execute(this.db);
+        values ${sql.join(rows)} ${TRACE_UPSERT}`.execute(this.db);
     }
   }
 
@@ -231,58 +266,22 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     const spans = lastByKey(allSpans, (s) => `${s.trace_id}/${s.span_id}`);
     const traces = lastByKey(allTraces, (t) => t.trace_id);
     for (let i = 0; i < Math.max(spans.length, traces.length); i += ROWS_PER_JSON_STATEMENT) {
-      const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map((s) => {
-        const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
-        return {
-          trace_id: s.trace_id,
-          span_id: s.span_id,
-          parent_span_id: s.parent_span_id,
-          name: s.name,
-          session_id: spanSessionId(s) ?? null,
-          event_id: typeof eventId === 'string' ? eventId : null,
-          start_us: micros(s.start_time),
-          end_us: micros(s.end_time),
-          status: s.status ?? 'unset',
-          status_message: s.status_message ?? null,
-          attributes: s.attributes,
-        };
-      });
-      const traceRows = traces.slice(i, i + ROWS_PER_JSON_STATEMENT).map((t) => ({
-        trace_id: t.trace_id,
-        name: t.name,
-        app_name: t.app_name,
-        user_id: t.user_id,
-        session_id: t.session_id,
-        invocation_id: t.invocation_id,
-        start_us: micros(t.start_time),
-        end_us: micros(t.end_time),
-        duration_us: Math.round(t.duration_ms * 1000),
-        status: t.status,
-        span_count: t.span_count,
-        error_count: t.error_count,
-        input_tokens: t.input_tokens,
-        output_tokens: t.output_tokens,
-        cost_usd: t.cost_usd ?? 0,
-      }));
+      const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map(spanRow);
+      const traceRows = traces.slice(i, i + ROWS_PER_JSON_STATEMENT).map(traceRow);
       await sql`with written_spans as (
           insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
             start_us, end_us, status, status_message, attributes)
           select * from jsonb_to_recordset(${jsonRows(spanRows, 'span attributes')}::jsonb) as x(
             trace_id text, span_id text, parent_span_id text, name text, session_id text, event_id text,
             start_us bigint, end_us bigint, status text, status_message text, attributes jsonb)
-          on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
-            event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
-            end_us = excluded.end_us)
+          ${SPAN_UPSERT})
         insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
           start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
         select * from jsonb_to_recordset(${jsonRows(traceRows, 'trace summaries')}::jsonb) as y(
           trace_id text, name text, app_name text, user_id text, session_id text, invocation_id text,
           start_us bigint, end_us bigint, duration_us bigint, status text, span_count integer,
           error_count integer, input_tokens bigint, output_tokens bigint, cost_usd double precision)
-        on conflict (trace_id) do update set end_us = excluded.end_us, duration_us = excluded.duration_us,
-          status = excluded.status, span_count = excluded.span_count, error_count = excluded.error_count,
-          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-          cost_usd = excluded.cost_usd`.execute(this.db);
+        ${TRACE_UPSERT}`.execute(this.db);
     }
   }
 
