@@ -82,6 +82,7 @@ export class UserVectors {
   readonly superseded = new Set<string>();
   /** Scratch for accumulating word scores, one slot per row. */
   private scratch = new Float64Array(0);
+  /** Rows held (the store's count of the user's rows when nothing was deleted). */
   size = 0;
   maxId = 0;
   checkedAt = 0;
@@ -93,11 +94,6 @@ export class UserVectors {
 
   get bytes(): number {
     return this.matrix.byteLength + this.size * 160 + this.wordSlots * 12 + this.words.size * 64;
-  }
-
-  /** Rows read so far (the store's count of the user's rows when nothing was deleted). */
-  get seen(): number {
-    return this.size;
   }
 
   add(rows: readonly VectorRow[]): void {
@@ -133,10 +129,11 @@ export class UserVectors {
   }
 
   private indexWords(r: number, text: string): void {
-    const ids = new Int32Array(text === '' ? 0 : text.split(' ').length);
+    const words = text === '' ? [] : text.split(' ');
+    const ids = new Int32Array(words.length);
     const here = new Map<number, number>();
     let n = 0;
-    for (const word of text === '' ? [] : text.split(' ')) {
+    for (const word of words) {
       let id = this.words.get(word);
       if (id === undefined) {
         id = this.postings.length;
@@ -359,7 +356,7 @@ export class VectorCache {
     if (user && now - user.checkedAt >= this.options.recheckMs) {
       user.add(await source.rowsAfter(user.maxId));
       // Rows held but gone from the store (another process deleted or replaced them): read again.
-      if ((await source.count()) !== user.seen) user = undefined;
+      if ((await source.count()) !== user.size) user = undefined;
       else user.checkedAt = now;
     } else if (user) {
       user.add(await source.rowsAfter(user.maxId));
