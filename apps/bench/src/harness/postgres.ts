@@ -111,3 +111,29 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
   };
 }
+
+/**
+ * A new, empty database on `cluster` after a checkpoint, so a run neither inherits the rows and
+ * dirty pages of the runs before it nor pays for their checkpoint; `drop()` removes it.
+ */
+export async function freshDatabase(
+  cluster: PostgresCluster,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: cluster.url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  await admin(`create database ${name}`);
+  await admin('checkpoint');
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}

@@ -5,7 +5,7 @@
 
 import { type RunningWorker, SkipSignal, startWorker, summarizeError } from '../harness/child.js';
 import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
-import { type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
+import { freshDatabase, type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
 import { median, percentile } from '../harness/stats.js';
 import { newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
 import { type Measured, measure, type Target } from './server.js';
@@ -45,8 +45,9 @@ async function withPostgres(
 
 /**
  * (a) turns/s with spans persisted ÷ with tracing off on one Postgres. Each round runs every mode
- * once (a fresh server each), in reversed order every other round so no mode always runs first or on
- * the largest database; the check is the median over rounds of the ratio within a round, so both
+ * once (a fresh server each, on a fresh database after a checkpoint, so no run inherits the rows
+ * and checkpoint debt of the runs before it), in reversed order every other round so no mode always
+ * runs first; the check is the median over rounds of the ratio within a round, so both
  * modes are read with the same statistic and a round slowed by other work on the machine slows both.
  */
 async function persistenceCost(
@@ -84,17 +85,18 @@ async function persistenceCost(
           args: () => undefined,
         };
         log(`  ${target.label} (round ${round}): ${sessions} sessions × ${turns} turns`);
+        const database = await freshDatabase(cluster, `traces_${round}_${mode.id}`);
         const outcome = await measure(
           report,
           target,
           {
             store: 'postgres',
-            postgresUrl: cluster.url,
+            postgresUrl: database.url,
             tracing: mode.tracing,
             ...(mode.content ? { traceContent: mode.content } : {}),
           },
           { sessions, turns, warmupTurns },
-        );
+        ).finally(() => database.drop());
         if (!outcome) continue;
         rows.push([
           target.label,
@@ -109,7 +111,7 @@ async function persistenceCost(
     }
     if (rows.length > 0)
       report.tables.push({
-        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process per row, each round running tracing off, metadata capture and full capture (spans of every turn batched into the sessions' database off the request path), in reversed order every other round; ${rounds} round(s). Compared: the median over rounds of each mode's turns/s ÷ tracing off's in the same round.`,
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture and full capture (spans of every turn batched into the sessions' database off the request path), in reversed order every other round; ${rounds} round(s). Compared: the median over rounds of each mode's turns/s ÷ tracing off's in the same round.`,
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });

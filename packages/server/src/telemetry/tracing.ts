@@ -1,6 +1,7 @@
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AdkServerLogger } from '../server/logger.js';
 import { GenAiMetricsProcessor } from './gen-ai-metrics.js';
+import { LightTracerProvider } from './light-tracer.js';
 import { InMemorySpanStore } from './span-store.js';
 
 /** The process's span store: one per process, since the tracer provider is process-wide. */
@@ -29,7 +30,7 @@ function otlpConfigured(env: NodeJS.ProcessEnv): boolean {
 /**
  * Registers a tracer provider once per process so core's spans are recorded: with
  * `@opentelemetry/sdk-node` (spans exported over OTLP too) when `OTEL_EXPORTER_OTLP_ENDPOINT` is
- * set, else a basic provider that only feeds the in-process store.
+ * set, else a light provider of our own that only feeds the in-process store and the GenAI metrics.
  */
 export function setupTracing(logger: AdkServerLogger): Promise<TracingState> {
   setup ??= start(logger);
@@ -44,8 +45,8 @@ async function start(logger: AdkServerLogger): Promise<TracingState> {
     const sdk = await startNodeSdk([spans, metrics], logger);
     if (sdk) return { store: spans, collecting: true, exporting: true, flush: sdk.flush };
   }
-  const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
-  const provider = new BasicTracerProvider({ spanProcessors: [spans, metrics] });
+  // Nothing is exported: a light provider feeds the store and the metrics (see light-tracer.ts).
+  const provider = new LightTracerProvider(api, [spans, metrics]);
   const registered = api.trace.setGlobalTracerProvider(provider);
   if (!registered) {
     logger.warn(
