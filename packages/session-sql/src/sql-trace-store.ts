@@ -144,6 +144,50 @@ function traceRow(t: TraceSummary) {
   };
 }
 
+/** The columns of a table's rows, in order, with the types `jsonb_to_recordset` reads them as. */
+function columns(list: readonly (readonly [string, string])[]) {
+  const names = list.map(([name]) => name);
+  return {
+    names,
+    /** `(a, b, …)`: the insert's column list. */
+    list: sql.raw(`(${names.join(', ')})`),
+    /** `(a text, b bigint, …)`: the record type of a JSON row set. */
+    typed: sql.raw(`(${list.map(([name, type]) => `${name} ${type}`).join(', ')})`),
+  };
+}
+
+const SPAN_COLUMNS = columns([
+  ['trace_id', 'text'],
+  ['span_id', 'text'],
+  ['parent_span_id', 'text'],
+  ['name', 'text'],
+  ['session_id', 'text'],
+  ['event_id', 'text'],
+  ['start_us', 'bigint'],
+  ['end_us', 'bigint'],
+  ['status', 'text'],
+  ['status_message', 'text'],
+  ['attributes', 'jsonb'],
+]);
+
+const TRACE_COLUMNS = columns([
+  ['trace_id', 'text'],
+  ['name', 'text'],
+  ['app_name', 'text'],
+  ['user_id', 'text'],
+  ['session_id', 'text'],
+  ['invocation_id', 'text'],
+  ['start_us', 'bigint'],
+  ['end_us', 'bigint'],
+  ['duration_us', 'bigint'],
+  ['status', 'text'],
+  ['span_count', 'integer'],
+  ['error_count', 'integer'],
+  ['input_tokens', 'bigint'],
+  ['output_tokens', 'bigint'],
+  ['cost_usd', 'double precision'],
+]);
+
 /** What a span written again (its event link or payload came later) replaces. */
 const SPAN_UPSERT = sql`on conflict (trace_id, span_id) do update set attributes = excluded.attributes,
   event_id = excluded.event_id, status = excluded.status, status_message = excluded.status_message,
@@ -236,19 +280,22 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     const f = this.f;
     for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
       const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
-        const { attributes, ...row } = spanRow(s);
-        return sql`(${sql.join([...Object.values(row).map((v) => sql`${v}`), f.json(withoutNul(attributes), 'span attributes')])})`;
+        const row: Record<string, unknown> = spanRow(s);
+        return sql`(${sql.join(
+          SPAN_COLUMNS.names.map((name) =>
+            name === 'attributes' ? f.json(withoutNul(s.attributes), 'span attributes') : sql`${row[name]}`,
+          ),
+        )})`;
       });
-      await sql`insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
-          start_us, end_us, status, status_message, attributes)
+      await sql`insert into ${this.spans} ${SPAN_COLUMNS.list}
         values ${sql.join(rows)} ${SPAN_UPSERT}`.execute(this.db);
     }
     for (let i = 0; i < traces.length; i += ROWS_PER_INSERT) {
-      const rows = traces
-        .slice(i, i + ROWS_PER_INSERT)
-        .map((t) => sql`(${sql.join(Object.values(traceRow(t)).map((v) => sql`${v}`))})`);
-      await sql`insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
-          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
+      const rows = traces.slice(i, i + ROWS_PER_INSERT).map((t) => {
+        const row: Record<string, unknown> = traceRow(t);
+        return sql`(${sql.join(TRACE_COLUMNS.names.map((name) => sql`${row[name]}`))})`;
+      });
+      await sql`insert into ${this.traces} ${TRACE_COLUMNS.list}
         values ${sql.join(rows)} ${TRACE_UPSERT}`.execute(this.db);
     }
   }
@@ -269,18 +316,11 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
       const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map(spanRow);
       const traceRows = traces.slice(i, i + ROWS_PER_JSON_STATEMENT).map(traceRow);
       await sql`with written_spans as (
-          insert into ${this.spans} (trace_id, span_id, parent_span_id, name, session_id, event_id,
-            start_us, end_us, status, status_message, attributes)
-          select * from jsonb_to_recordset(${jsonRows(spanRows, 'span attributes')}::jsonb) as x(
-            trace_id text, span_id text, parent_span_id text, name text, session_id text, event_id text,
-            start_us bigint, end_us bigint, status text, status_message text, attributes jsonb)
+          insert into ${this.spans} ${SPAN_COLUMNS.list}
+          select * from jsonb_to_recordset(${jsonRows(spanRows, 'span attributes')}::jsonb) as x${SPAN_COLUMNS.typed}
           ${SPAN_UPSERT})
-        insert into ${this.traces} (trace_id, name, app_name, user_id, session_id, invocation_id,
-          start_us, end_us, duration_us, status, span_count, error_count, input_tokens, output_tokens, cost_usd)
-        select * from jsonb_to_recordset(${jsonRows(traceRows, 'trace summaries')}::jsonb) as y(
-          trace_id text, name text, app_name text, user_id text, session_id text, invocation_id text,
-          start_us bigint, end_us bigint, duration_us bigint, status text, span_count integer,
-          error_count integer, input_tokens bigint, output_tokens bigint, cost_usd double precision)
+        insert into ${this.traces} ${TRACE_COLUMNS.list}
+        select * from jsonb_to_recordset(${jsonRows(traceRows, 'trace summaries')}::jsonb) as y${TRACE_COLUMNS.typed}
         ${TRACE_UPSERT}`.execute(this.db);
     }
   }
