@@ -11,6 +11,7 @@ import {
   resolveApiKey,
   sleep,
 } from '@adk/core/http';
+import { evictOldest } from '@adk/core/internal';
 import { geminiCapabilities } from './capabilities.js';
 import { INTERACTIONS_BUILT_IN_TOOLS, toInteractionBody } from './interactions/convert-request.js';
 import { InteractionAccumulator } from './interactions/convert-response.js';
@@ -168,10 +169,7 @@ export class GeminiInteractions implements Llm {
     const id = response.customMetadata?.interactionId;
     if (this.options.previousInteractionId && typeof id === 'string' && response.content) {
       this.interactionIds.set(turnKey(response.content), id);
-      if (this.interactionIds.size > REMEMBERED) {
-        const oldest = this.interactionIds.keys().next().value;
-        if (oldest !== undefined) this.interactionIds.delete(oldest);
-      }
+      evictOldest(this.interactionIds, REMEMBERED);
     }
     return response;
   }

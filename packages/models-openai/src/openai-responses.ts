@@ -19,6 +19,7 @@ import {
   postJsonStreamBatches,
   sleep,
 } from '@adk/core/http';
+import { evictOldest } from '@adk/core/internal';
 import { OPENAI_REASONING_MODEL } from './capabilities.js';
 import { toResponsesRequestBody } from './responses/convert-request.js';
 import { ResponsesAccumulator } from './responses/convert-response.js';
@@ -192,10 +193,7 @@ export class OpenAIResponses implements Llm {
     const id = response.customMetadata?.responseId;
     if (this.options.previousResponseId && typeof id === 'string' && response.content) {
       this.responseIds.set(await historyKey([...history, response.content]), id);
-      if (this.responseIds.size > REMEMBERED_RESPONSES) {
-        const oldest = this.responseIds.keys().next().value;
-        if (oldest !== undefined) this.responseIds.delete(oldest);
-      }
+      evictOldest(this.responseIds, REMEMBERED_RESPONSES);
     }
     return response;
   }

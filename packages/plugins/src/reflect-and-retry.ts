@@ -7,6 +7,7 @@ import {
   ToolError,
   type ToolErrorArgs,
 } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 
 /** What the model receives instead of a bare error. */
 export interface ReflectionResponse extends Record<string, unknown> {
@@ -95,10 +96,7 @@ export class ReflectAndRetryToolPlugin implements Plugin {
       this.counters.set(key, map);
       const max = this.options.maxTrackedInvocations ?? 10_000;
       // A run that failed before afterRun leaves its counters behind; forget the oldest.
-      if (this.counters.size > max) {
-        const oldest = this.counters.keys().next().value;
-        if (oldest !== undefined && oldest !== key) this.counters.delete(oldest);
-      }
+      evictOldest(this.counters, Math.max(1, max));
     }
     return map;
   }

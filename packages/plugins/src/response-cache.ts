@@ -11,6 +11,7 @@ import {
   newFunctionCallId,
   type Plugin,
 } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 import { canonicalJson } from './canonical-json.js';
 import { type Clock, systemClock } from './clock.js';
 
@@ -53,11 +54,7 @@ export class InMemoryCacheStore implements CacheStore {
   set(key: string, entry: CacheEntry): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+    evictOldest(this.entries, this.maxEntries);
   }
 
   delete(key: string): void {

@@ -1,4 +1,5 @@
 import type { AfterModelArgs, Event, Plugin, RunHookArgs, UsageMetadata } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 
 /** Prices in currency units per million tokens. */
 export interface ModelPrice {
@@ -153,11 +154,7 @@ class BoundedMap<V> extends Map<string, V> {
   override set(key: string, value: V): this {
     super.delete(key);
     super.set(key, value);
-    while (this.size > this.max) {
-      const oldest = this.keys().next().value;
-      if (oldest === undefined) break;
-      this.delete(oldest);
-    }
+    evictOldest(this, this.max);
     return this;
   }
 }

@@ -1,4 +1,5 @@
 import type { Event, SessionKey } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 
 /** What the cache holds of one session: its complete event log as of one stored version. */
 export interface CachedLog {
@@ -36,11 +37,7 @@ export class SessionLogCache {
     const id = cacheKey(key);
     this.entries.delete(id);
     this.entries.set(id, entry);
-    while (this.entries.size > this.maxSessions) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+    evictOldest(this.entries, this.maxSessions);
   }
 
   delete(key: SessionKey): void {

@@ -33,6 +33,7 @@ export { sessionStateAt } from '../sessions/time-travel.js';
 export { rewoundEventIds } from '../sessions/visible-events.js';
 export { isToolset } from '../tools/toolset.js';
 export { delay, delayUnlessAborted } from '../utils/abort.js';
+export { evictOldest } from '../utils/bounded.js';
 export { newId } from '../utils/ids.js';
 export { isPlainObject, parseJson, tryParseJson } from '../utils/json.js';
 export { deferredSchema, formatIssues, lazyZod } from '../utils/zod.js';

@@ -7,7 +7,7 @@ describe('@adk/core/internal', () => {
     const names = Object.keys(internal);
     expect(names.length).toBeGreaterThan(30);
     // Helpers added after the move live only here.
-    const internalOnly = new Set(['delay', 'delayUnlessAborted', 'originalCallOf']);
+    const internalOnly = new Set(['delay', 'delayUnlessAborted', 'evictOldest', 'originalCallOf']);
     for (const name of names.filter((n) => !internalOnly.has(n)))
       expect((root as Record<string, unknown>)[name], name).toBe((internal as Record<string, unknown>)[name]);
     expect(internal.tryParseJson('{"a":1}')).toEqual({ a: 1 });

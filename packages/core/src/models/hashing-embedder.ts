@@ -1,4 +1,5 @@
 import { tokenize } from '../memory/memory-service.js';
+import { evictOldest } from '../utils/bounded.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 
 export interface HashingEmbedderOptions {
@@ -109,10 +110,7 @@ export class CachingEmbedder implements Embedder {
         const v = vectors[i];
         if (!v) return;
         this.cache.set(t, v);
-        if (this.cache.size > this.maxEntries) {
-          const oldest = this.cache.keys().next().value;
-          if (oldest !== undefined) this.cache.delete(oldest);
-        }
+        evictOldest(this.cache, this.maxEntries);
       });
       texts.forEach((t, i) => {
         out[i] ??= vectors[missing.indexOf(t)];

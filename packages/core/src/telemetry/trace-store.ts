@@ -1,3 +1,4 @@
+import { evictOldest } from '../utils/bounded.js';
 /**
  * Where finished spans are kept for the trace views (`/debug/trace/*`, the dev UI's Traces view):
  * in memory for in-memory setups, or in the sessions' database (`SqlTraceStore` of
@@ -140,7 +141,7 @@ export class TraceSummarizer {
     if (!stats) {
       stats = { spans: 0, errors: 0, input: 0, output: 0, cost: 0, session: null };
       this.open.set(span.trace_id, stats);
-      if (this.open.size > this.maxOpen) this.open.delete(this.open.keys().next().value as string);
+      evictOldest(this.open, this.maxOpen);
     }
     stats.spans += 1;
     if (span.status === 'error') stats.errors += 1;
@@ -151,7 +152,7 @@ export class TraceSummarizer {
     if (span.parent_span_id !== null && span.name !== 'invocation') return undefined;
     this.open.delete(span.trace_id);
     this.done.add(span.trace_id);
-    if (this.done.size > this.maxOpen) this.done.delete(this.done.values().next().value as string);
+    evictOldest(this.done, this.maxOpen);
     return {
       trace_id: span.trace_id,
       name: span.name,

@@ -1,3 +1,4 @@
+import { evictOldest } from '@adk/core/internal';
 import type { Attributes, Context, Histogram } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
@@ -126,7 +127,7 @@ export class GenAiMetricsProcessor implements SpanProcessor {
     if (!counts) {
       counts = { model: 0, tool: 0 };
       this.counts.set(traceId, counts);
-      if (this.counts.size > this.maxOpen) this.counts.delete(this.counts.keys().next().value as string);
+      evictOldest(this.counts, this.maxOpen);
     }
     return counts;
   }

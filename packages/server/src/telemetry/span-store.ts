@@ -8,6 +8,7 @@ import {
   type TraceSummary,
   traceMatches,
 } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { emitsLegacyGenAiNames } from './gen-ai-metrics.js';
@@ -369,7 +370,7 @@ export class InMemorySpanStore implements SpanProcessor {
       this.notify(record);
     }
     this.events.set(eventId, record);
-    if (this.events.size > this.maxEvents) this.events.delete(this.events.keys().next().value as string);
+    evictOldest(this.events, this.maxEvents);
   }
 
   /** ADK's `/debug/trace/{eventId}`: the span's attributes plus its trace and span ids. */

@@ -1,4 +1,5 @@
 import { type StoredSpan, type TraceStore, TraceSummarizer, type TraceSummary } from '@adk/core';
+import { evictOldest } from '@adk/core/internal';
 import type { AdkServerLogger } from '../server/logger.js';
 import type { InMemorySpanStore } from './span-store.js';
 
@@ -82,7 +83,7 @@ export class TraceWriter {
       if (summary) {
         this.summaries.set(summary.trace_id, summary);
         this.ended.add(summary.trace_id);
-        if (this.ended.size > 10_000) this.ended.delete(this.ended.values().next().value as string);
+        evictOldest(this.ended, 10_000);
       }
     }
     if (this.pending.size - this.held >= this.batchSize) this.schedule(0);
