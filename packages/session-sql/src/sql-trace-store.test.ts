@@ -1,4 +1,5 @@
 import { type StoredSpan, TraceSummarizer, type TraceSummary } from '@adk/core';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
 import { type AnyKysely, SqlTraceStore } from './index.js';
@@ -192,6 +193,24 @@ for (const target of testDatabases()) {
       expect(traces.map((t) => [t.trace_id, t.span_count])).toEqual([['d1', 3]]);
     });
 
+    it('indexes only the spans that carry an event id, and no span start', async () => {
+      const tablePrefix = prefix('indexes');
+      const store = new SqlTraceStore({ db, tablePrefix });
+      const { spans, summary } = trace('ix', Date.now());
+      await store.writeSpans(spans, [summary]);
+      expect((await store.eventSpan('ev-ix'))?.span_id).toBe('ix-chat');
+      const { rows } =
+        target.name === 'sqlite'
+          ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+              where type = 'index' and tbl_name = ${`${tablePrefix}spans`} and sql is not null`.execute(db)
+          : await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
+              from pg_indexes where tablename = ${`${tablePrefix}spans`}`.execute(db);
+      const names = rows.map((r) => r.name);
+      expect(names).not.toContain(`${tablePrefix}spans_start_idx`);
+      const event = rows.find((r) => r.name === `${tablePrefix}spans_event_idx`);
+      expect(event?.definition.toLowerCase()).toMatch(/where \(?"?event_id"? is not null/);
+    });
+
     it('prunes by age and by count', async () => {
       const store = new SqlTraceStore({
         db,
@@ -203,11 +222,19 @@ for (const target of testDatabases()) {
         trace('old', now - 2 * 3600_000),
         ...[1, 2, 3, 4].map((i) => trace(`n${i}`, now - 10_000 + i * 1000)),
       ];
+      // Spans whose trace got no summary (its root never ended): the old one goes by age.
+      const orphan = (id: string, startMs: number) => trace(id, startMs).spans.slice(0, 1);
       await store.writeSpans(
-        all.flatMap((t) => t.spans),
+        [
+          ...all.flatMap((t) => t.spans),
+          ...orphan('lost', now - 2 * 3600_000),
+          ...orphan('open', now - 5000),
+        ],
         all.map((t) => t.summary),
       );
       expect(await store.prune(now)).toBe(2);
+      expect(await store.traceSpans('lost')).toEqual([]);
+      expect(await store.traceSpans('open')).toHaveLength(1);
       expect((await store.listTraces()).traces.map((t) => t.trace_id)).toEqual(['n4', 'n3', 'n2']);
       expect(await store.traceSpans('old')).toEqual([]);
       expect(await store.traceSpans('n1')).toEqual([]);

@@ -44,11 +44,13 @@ async function withPostgres(
 }
 
 /**
- * (a) turns/s with spans persisted ÷ with tracing off on one Postgres. Each round runs every mode
- * once (a fresh server each, on a fresh database after a checkpoint, so no run inherits the rows
- * and checkpoint debt of the runs before it), in reversed order every other round so no mode always
- * runs first; the check is the median over rounds of the ratio within a round, so both
- * modes are read with the same statistic and a round slowed by other work on the machine slows both.
+ * (a) turns/s with spans persisted ÷ with tracing off on one Postgres. Every run gets a fresh server
+ * process and a fresh database after a checkpoint, so no run inherits the rows and checkpoint debt
+ * of the runs before it. A round runs tracing off and metadata capture twice each, mirrored around
+ * one full-capture run (off, on, full, on, off; the next round on, off, full, off, on), so a drift
+ * of the machine's speed during a round weighs on every mode alike. A round's ratio is the sum of
+ * its two runs of a mode ÷ the sum of its two runs with tracing off; the check is the median of the
+ * rounds' ratios.
  */
 async function persistenceCost(
   report: ScenarioReport,
@@ -58,7 +60,7 @@ async function persistenceCost(
   const sessions = quick ? 5 : 50;
   const turns = quick ? 3 : 20;
   const warmupTurns = quick ? 1 : 3;
-  const rounds = quick ? 1 : 5;
+  const rounds = quick ? 1 : 4;
   await withPostgres(report, 'span persistence cost', async (cluster) => {
     // `adk api_server` captures metadata only; `adk web` (and createAdkServer's default) the full
     // model request and response of every call, serialized and redacted before it is stored.
@@ -72,12 +74,14 @@ async function persistenceCost(
       },
       { id: 'full', label: 'spans persisted, full content (adk web)', tracing: true, content: 'full' },
     ] as const;
-    const perRound: Map<string, Measured>[] = [];
+    const [off, on, full] = modes;
+    const perRound: Map<string, Measured[]>[] = [];
     const rows: string[][] = [];
     for (let round = 1; round <= rounds; round++) {
-      const measured = new Map<string, Measured>();
+      const measured = new Map<string, Measured[]>();
       perRound.push(measured);
-      for (const mode of round % 2 === 1 ? modes : [...modes].reverse()) {
+      const order = round % 2 === 1 ? [off, on, full, on, off] : [on, off, full, off, on];
+      for (const [run, mode] of order.entries()) {
         const target: Target = {
           id: `traces-${mode.id}`,
           label: `@adk/server, Postgres, ${mode.label}`,
@@ -85,7 +89,7 @@ async function persistenceCost(
           args: () => undefined,
         };
         log(`  ${target.label} (round ${round}): ${sessions} sessions × ${turns} turns`);
-        const database = await freshDatabase(cluster, `traces_${round}_${mode.id}`);
+        const database = await freshDatabase(cluster, `traces_${round}_${run}_${mode.id}`);
         const outcome = await measure(
           report,
           target,
@@ -106,20 +110,27 @@ async function persistenceCost(
           fmtMs(outcome.p99),
           `${fmt(outcome.cpuPerTurnMs * 1000, 0)} µs`,
         ]);
-        measured.set(mode.id, outcome);
+        measured.set(mode.id, [...(measured.get(mode.id) ?? []), outcome]);
       }
     }
     if (rows.length > 0)
       report.tables.push({
-        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture and full capture (spans of every turn batched into the sessions' database off the request path), in reversed order every other round; ${rounds} round(s). Compared: the median over rounds of each mode's turns/s ÷ tracing off's in the same round.`,
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, full capture, metadata capture, tracing off (every other round: metadata, off, full, off, metadata), so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s). Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });
+    // A mode's turns/s in a round ÷ tracing off's, each the mean of the round's runs of the mode
+    // (two for off and metadata, mirrored in time; one for full, at the round's centre).
+    const meanTurns = (runs: Measured[] | undefined) =>
+      runs && runs.length > 0 ? runs.reduce((sum, r) => sum + r.turnsPerSecond, 0) / runs.length : undefined;
     const roundRatios = (id: string) =>
       perRound.flatMap((measured) => {
-        const on = measured.get(id);
-        const off = measured.get('off');
-        return on && off ? [on.turnsPerSecond / off.turnsPerSecond] : [];
+        const withMode = meanTurns(measured.get(id));
+        const without = meanTurns(measured.get('off'));
+        // A round with a failed run of off or metadata is not mirrored any more: it is left out.
+        const whole =
+          (measured.get('off')?.length ?? 0) === 2 && (id !== 'on' || measured.get('on')?.length === 2);
+        return withMode !== undefined && without !== undefined && whole ? [withMode / without] : [];
       });
     const ratioOf = (id: string) => {
       const ratios = roundRatios(id);
@@ -143,10 +154,10 @@ async function persistenceCost(
       pass: Number.isFinite(ratio) ? ratio >= PERSISTENCE_TARGET : undefined,
       ratio: { value: ratio, target: PERSISTENCE_TARGET, chartLabel: '20 traces, persisted ÷ off' },
     });
-    const full = ratioOf('full');
-    if (Number.isFinite(full))
+    const fullRatio = ratioOf('full');
+    if (Number.isFinite(fullRatio))
       report.notes.push(
-        `With full content capture (adk web's default: every model call's request and response serialized, redacted and stored), /run_sse turns/s ÷ tracing off (median over rounds): ${fmtRatio(full)}.`,
+        `With full content capture (adk web's default: every model call's request and response serialized, redacted and stored), /run_sse turns/s ÷ tracing off (median over rounds): ${fmtRatio(fullRatio)}.`,
       );
   });
 }

@@ -4,6 +4,8 @@
 // `@opentelemetry/sdk-trace-base` would, without the SDK's sampler, span limits, self-metrics and
 // resource, which nothing reads here. Every span is sampled. When spans are exported (OTLP), the
 // server uses the SDK instead.
+
+import { randomFillSync } from 'node:crypto';
 import type {
   Attributes,
   AttributeValue,
@@ -25,13 +27,23 @@ import type { ReadableSpan, Span as SdkSpan, SpanProcessor, TimedEvent } from '@
 
 type OtelApi = typeof import('@opentelemetry/api');
 
-const HEX = '0123456789abcdef';
+/** Random bytes drawn from the OS a block at a time and handed out as ids. */
+const RANDOM_BLOCK = 4096;
+let randomBlock = Buffer.alloc(0);
+let randomOffset = 0;
 
 /** `bytes` random bytes as lowercase hex, never all zeros (an invalid id). */
 function randomHex(bytes: number): string {
-  let out = '';
-  for (let i = 0; i < bytes * 2; i++) out += HEX[(Math.random() * 16) | 0];
-  return /^0+$/.test(out) ? randomHex(bytes) : out;
+  for (;;) {
+    if (randomOffset + bytes > randomBlock.length) {
+      randomBlock = randomFillSync(Buffer.allocUnsafe(RANDOM_BLOCK));
+      randomOffset = 0;
+    }
+    const start = randomOffset;
+    randomOffset += bytes;
+    for (let i = start; i < randomOffset; i++)
+      if (randomBlock[i] !== 0) return randomBlock.toString('hex', start, randomOffset);
+  }
 }
 
 function isPrimitive(value: unknown): boolean {

@@ -2,6 +2,7 @@ import {
   type PriceTable,
   priceTable,
   type StoredSpan,
+  spanSessionId,
   type TraceListResult,
   type TraceQuery,
   TraceSummarizer,
@@ -46,8 +47,6 @@ export interface InMemorySpanStoreOptions {
 }
 
 const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
-
-const SESSION_ATTRIBUTES = ['gen_ai.conversation.id', 'gcp.vertex.agent.session_id'];
 
 function nanos([seconds, nanoseconds]: [number, number]): number {
   return seconds * 1e9 + nanoseconds;
@@ -203,9 +202,7 @@ export class InMemorySpanStore implements SpanProcessor {
       if (this.traces.size > this.maxTraces) this.dropOldestTrace();
     }
     spans.push(record);
-    const sessionId = SESSION_ATTRIBUTES.map((k) => span.attributes[k]).find((v) => typeof v === 'string') as
-      | string
-      | undefined;
+    const sessionId = spanSessionId(record);
     if (sessionId) {
       let ids = this.sessions.get(sessionId);
       if (!ids) {

@@ -10,7 +10,7 @@ import { runMigrations, runUsageMigrations } from './run-migrations.js';
 import { scoreMigrations } from './score-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
-import { traceMigrations } from './trace-migrations.js';
+import { traceIndexMigrations, traceMigrations } from './trace-migrations.js';
 import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
@@ -150,6 +150,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...runUsageMigrations(family, tables),
     // The neighbouring turns of a memory search hit (0012_memory_session_time_index).
     ...memoryNeighbourMigrations(tables),
+    // Fewer index entries per span row (0013_span_indexes).
+    ...traceIndexMigrations(tables),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import type { Tables } from './tables.js';
@@ -103,6 +103,37 @@ export function traceMigrations(family: SqlFamily, tables: Tables): Record<strin
       async down(db: Kysely<any>): Promise<void> {
         await db.schema.dropTable(t.spans).ifExists().execute();
         await db.schema.dropTable(t.traces).ifExists().execute();
+      },
+    },
+  };
+}
+
+/**
+ * Fewer index entries per span row, so that persisting spans costs the database less on every
+ * turn: the spans' start index goes (retention deletes by the traces' start, and the rare span
+ * whose trace has no summary by a scan every prune), and the event-id index holds only the spans
+ * that carry one (model and tool calls), as the event lookup never asks for a null id.
+ */
+export function traceIndexMigrations(tables: Tables): Record<string, Migration> {
+  const t = traceTablesFor(tables);
+  return {
+    '0013_span_indexes': {
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema.dropIndex(`${t.spans}_start_idx`).ifExists().execute();
+        await db.schema.dropIndex(`${t.spans}_event_idx`).ifExists().execute();
+        await db.schema
+          .createIndex(`${t.spans}_event_idx`)
+          .on(t.spans)
+          .column('event_id')
+          .where(sql.ref('event_id'), 'is not', null)
+          .execute();
+      },
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async down(db: Kysely<any>): Promise<void> {
+        await db.schema.dropIndex(`${t.spans}_event_idx`).ifExists().execute();
+        await db.schema.createIndex(`${t.spans}_event_idx`).on(t.spans).column('event_id').execute();
+        await db.schema.createIndex(`${t.spans}_start_idx`).on(t.spans).column('start_us').execute();
       },
     },
   };
