@@ -54,6 +54,7 @@ import {
   type TraceContentCapture,
   traceContentFromEnv,
 } from '../telemetry/redaction.js';
+import { IN_MEMORY_SPAN_LIMITS, PERSISTED_SPAN_LIMITS } from '../telemetry/span-store.js';
 import { TraceWriter } from '../telemetry/trace-writer.js';
 import { setupTracing, type TracingState } from '../telemetry/tracing.js';
 import { type AdkAppLoader, AppRegistry } from './apps.js';
@@ -298,7 +299,14 @@ export async function createAdkServer(options: AdkServerOptions): Promise<AdkSer
         : redaction
           ? rememberingRedactor((await guardrailsRedactor()) ?? builtInRedactor)
           : undefined;
-    tracing.store.configure({ redact, content: traceContent, prices: priceTable(options.modelPrices ?? {}) });
+    tracing.store.configure({
+      redact,
+      content: traceContent,
+      prices: priceTable(options.modelPrices ?? {}),
+      // With a persistent store, the process keeps only what bridges to it (spans not written yet,
+      // the event links of running turns): a smaller heap for the collector to walk.
+      limits: traceWriter ? PERSISTED_SPAN_LIMITS : IN_MEMORY_SPAN_LIMITS,
+    });
   }
 
   // First among the plugins, so it records the model's own response (see model-payloads.ts).

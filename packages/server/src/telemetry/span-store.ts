@@ -46,6 +46,15 @@ export interface InMemorySpanStoreOptions {
   maxPayloads?: number;
 }
 
+/** What the process keeps when spans live only here (the `InMemorySpanStore` defaults). */
+export const IN_MEMORY_SPAN_LIMITS = { maxTraces: 2000, maxEvents: 20000 } as const;
+
+/**
+ * What the process keeps when a persistent trace store holds the spans: enough for the spans not
+ * written yet (a second or two of traffic) and the event links of the turns running now.
+ */
+export const PERSISTED_SPAN_LIMITS = { maxTraces: 500, maxEvents: 5000 } as const;
+
 const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
 
 function nanos([seconds, nanoseconds]: [number, number]): number {
@@ -67,8 +76,8 @@ export class InMemorySpanStore implements SpanProcessor {
   private readonly events = new Map<string, SpanRecord>();
   /** Records carrying payload attributes, oldest first (bounded by maxPayloads). */
   private readonly payloads: { record: SpanRecord; keys: string[] }[] = [];
-  private readonly maxTraces: number;
-  private readonly maxEvents: number;
+  private maxTraces: number;
+  private maxEvents: number;
   private readonly maxPayloads: number;
   private readonly listeners = new Set<SpanListener>();
   /** `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai/dup`: model calls carry `gen_ai.system` too. */
@@ -80,8 +89,8 @@ export class InMemorySpanStore implements SpanProcessor {
   private prices: PriceTable = priceTable();
 
   constructor(options: InMemorySpanStoreOptions = {}) {
-    this.maxTraces = options.maxTraces ?? 2000;
-    this.maxEvents = options.maxEvents ?? 20000;
+    this.maxTraces = options.maxTraces ?? IN_MEMORY_SPAN_LIMITS.maxTraces;
+    this.maxEvents = options.maxEvents ?? IN_MEMORY_SPAN_LIMITS.maxEvents;
     this.maxPayloads = options.maxPayloads ?? 200;
   }
 
@@ -118,10 +127,17 @@ export class InMemorySpanStore implements SpanProcessor {
     redact?: TextRedactor | undefined;
     content?: TraceContentCapture;
     prices?: PriceTable;
+    /**
+     * New bounds for the traces and event links kept (the oldest go at the next span). A server
+     * that persists its spans keeps fewer here: the trace routes read the rest from its store.
+     */
+    limits?: Pick<InMemorySpanStoreOptions, 'maxTraces' | 'maxEvents'>;
   }): void {
     this.redact = options.redact;
     this.content = options.content ?? 'full';
     if (options.prices) this.prices = options.prices;
+    if (options.limits?.maxTraces !== undefined) this.maxTraces = options.limits.maxTraces;
+    if (options.limits?.maxEvents !== undefined) this.maxEvents = options.limits.maxEvents;
   }
 
   /** `adk.usage.cost_usd` on a model call with token counts and a priced model. */
@@ -199,7 +215,7 @@ export class InMemorySpanStore implements SpanProcessor {
     if (!spans) {
       spans = [];
       this.traces.set(record.trace_id, spans);
-      if (this.traces.size > this.maxTraces) this.dropOldestTrace();
+      evictOldest(this.traces, this.maxTraces, (id) => this.forgetTrace(id));
     }
     spans.push(record);
     const sessionId = spanSessionId(record);
@@ -284,9 +300,8 @@ export class InMemorySpanStore implements SpanProcessor {
     return slot;
   }
 
-  private dropOldestTrace(): void {
-    const oldest = this.traces.keys().next().value as string;
-    this.traces.delete(oldest);
+  /** Drops the session bookkeeping of a trace no longer kept. */
+  private forgetTrace(oldest: string): void {
     for (const sessionId of this.traceSessions.get(oldest) ?? []) {
       const ids = this.sessions.get(sessionId);
       if (!ids) continue;
