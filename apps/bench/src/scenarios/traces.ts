@@ -48,9 +48,9 @@ async function withPostgres(
  * process and a fresh database after a checkpoint, so no run inherits the rows and checkpoint debt
  * of the runs before it. A round runs tracing off and metadata capture twice each, mirrored around
  * one full-capture run (off, on, full, on, off; the next round on, off, full, off, on), so a drift
- * of the machine's speed during a round weighs on every mode alike. A round's ratio is the sum of
- * its two runs of a mode ÷ the sum of its two runs with tracing off; the check is the median of the
- * rounds' ratios.
+ * of the machine's speed during a round weighs on every mode alike. A round's ratio is the mean
+ * turns/s of its runs of a mode ÷ the mean of its two runs with tracing off; the check is the median
+ * of the rounds' ratios.
  */
 async function persistenceCost(
   report: ScenarioReport,
