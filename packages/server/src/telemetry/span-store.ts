@@ -31,8 +31,11 @@ import {
 /** One finished span as the trace routes serve it (ADK's `debug/trace` shape, plus its status). */
 export type SpanRecord = StoredSpan;
 
-/** Told of each span when it ends, and again when a payload or event link is added to it. */
-export type SpanListener = (record: SpanRecord) => void;
+/**
+ * Told of each span when it ends (`annotation` false), and again, with the same record object, when
+ * a payload or event link is added to it (`annotation` true).
+ */
+export type SpanListener = (record: SpanRecord, annotation: boolean) => void;
 
 export interface InMemorySpanStoreOptions {
   /** Traces kept (oldest dropped first). Default 2000. */
@@ -235,7 +238,7 @@ export class InMemorySpanStore implements SpanProcessor {
       if (isModelCallSpan(span)) this.slot(sessionId).llm = record;
       else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
     }
-    this.notify(record);
+    this.notify(record, false);
   }
 
   /** Calls `listener` with every span that ends (and again when one is annotated); returns the unsubscribe. */
@@ -244,10 +247,10 @@ export class InMemorySpanStore implements SpanProcessor {
     return () => this.listeners.delete(listener);
   }
 
-  private notify(record: SpanRecord): void {
+  private notify(record: SpanRecord, annotation = true): void {
     for (const listener of this.listeners) {
       try {
-        listener(record);
+        listener(record, annotation);
       } catch {
         // A listener never breaks span recording.
       }

@@ -8,17 +8,26 @@ import type { InMemorySpanStore } from './span-store.js';
 
 const MS = 1e6;
 
+// Like the span store, a record handed over again (the same object) is an annotation.
 function source(): { store: InMemorySpanStore; emit(record: StoredSpan): void } {
-  let listener: ((record: StoredSpan) => void) | undefined;
+  let listener: ((record: StoredSpan, annotation: boolean) => void) | undefined;
+  const emitted = new WeakSet<StoredSpan>();
   const store = {
-    subscribe(l: (record: StoredSpan) => void) {
+    subscribe(l: (record: StoredSpan, annotation: boolean) => void) {
       listener = l;
       return () => {
         listener = undefined;
       };
     },
   } as unknown as InMemorySpanStore;
-  return { store, emit: (record) => listener?.(record) };
+  return {
+    store,
+    emit: (record) => {
+      const annotation = emitted.has(record);
+      emitted.add(record);
+      listener?.(record, annotation);
+    },
+  };
 }
 
 function recorder(): {
@@ -75,6 +84,69 @@ describe('TraceWriter', () => {
         trace_id: 't1',
         span_count: 2,
       });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('writes a span annotated after its write again, without counting it twice', async () => {
+    const { store: from, emit } = source();
+    const { store: to, writes } = recorder();
+    const writer = new TraceWriter(from, to, logger, { flushIntervalMs: 5, pruneIntervalMs: 0 });
+    try {
+      const chat = span('t4', 'c4', 'r4', Date.now());
+      emit(chat);
+      emit(span('t4', 'r4', null, Date.now()));
+      await vi.waitFor(() => expect(writes.flatMap((w) => w.traces)).toHaveLength(1), { timeout: 10_000 });
+      const before = writes.length;
+      chat.attributes['gcp.vertex.agent.event_id'] = 'ev-4';
+      emit(chat);
+      await vi.waitFor(() => expect(writes.length).toBeGreaterThan(before), { timeout: 10_000 });
+      const again = writes.slice(before);
+      expect(
+        again.flatMap((w) => w.spans).map((s) => [s.span_id, s.attributes['gcp.vertex.agent.event_id']]),
+      ).toEqual([['c4', 'ev-4']]);
+      // The summary already went out with span_count 2; the annotation sends no new summary.
+      expect(again.flatMap((w) => w.traces)).toEqual([]);
+      expect(writes.flatMap((w) => w.traces)[0]).toMatchObject({ trace_id: 't4', span_count: 2 });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('keeps a failed batch and writes it with the next one', async () => {
+    const { store: from, emit } = source();
+    const { store: to, writes } = recorder();
+    let failures = 1;
+    const flaky = {
+      ...to,
+      writeSpans: async (spans: readonly StoredSpan[], traces: readonly TraceSummary[]) => {
+        if (failures-- > 0) throw new Error('database down');
+        return to.writeSpans(spans, traces);
+      },
+    } as TraceStore;
+    const warnings: string[] = [];
+    const writer = new TraceWriter(
+      from,
+      flaky,
+      { ...logger, warn: (m: string) => warnings.push(m) },
+      {
+        flushIntervalMs: 5,
+        pruneIntervalMs: 0,
+      },
+    );
+    try {
+      emit(span('t5', 'c5', 'r5', Date.now()));
+      emit(span('t5', 'r5', null, Date.now()));
+      await vi.waitFor(() => expect(writes.flatMap((w) => w.traces)).toHaveLength(1), { timeout: 10_000 });
+      expect(warnings.join('\n')).toContain('database down');
+      expect(
+        writes
+          .flatMap((w) => w.spans)
+          .map((s) => s.span_id)
+          .sort(),
+      ).toEqual(['c5', 'r5']);
+      expect(writes.flatMap((w) => w.traces)[0]).toMatchObject({ trace_id: 't5', span_count: 2 });
     } finally {
       await writer.close();
     }

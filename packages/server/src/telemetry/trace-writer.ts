@@ -23,15 +23,14 @@ export interface TraceWriterOptions {
 
 /**
  * Copies the spans the in-process store receives to a persistent trace store, in batches, off the
- * request path: a span's end only puts it in a map; a timer (or a full batch) writes the spans of
+ * request path: a span's end only puts it in a set; a timer (or a full batch) writes the spans of
  * the traces that ended (and those held longer than `holdMs`) with their summaries. A failed write
  * is logged and its spans retried with the next batch, never surfaced to a run.
  */
 export class TraceWriter {
-  private pending = new Map<string, StoredSpan>();
+  private pending = new Set<StoredSpan>();
   private summaries = new Map<string, TraceSummary>();
   private readonly summarizer = new TraceSummarizer();
-  private readonly seen = new WeakSet<StoredSpan>();
   private readonly unsubscribe: () => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly pruner: ReturnType<typeof setInterval> | undefined;
@@ -57,7 +56,7 @@ export class TraceWriter {
     this.batchSize = options.batchSize ?? 500;
     this.maxPending = options.maxPending ?? 20_000;
     this.holdMs = options.holdMs ?? 1000;
-    this.unsubscribe = source.subscribe((record) => this.add(record));
+    this.unsubscribe = source.subscribe((record, annotation) => this.add(record, annotation));
     const pruneEvery = options.pruneIntervalMs ?? 600_000;
     if (pruneEvery > 0) {
       this.pruner = setInterval(() => {
@@ -67,18 +66,19 @@ export class TraceWriter {
     }
   }
 
-  private add(record: StoredSpan): void {
+  private add(record: StoredSpan, annotation: boolean): void {
     if (this.closed) return;
-    const key = `${record.trace_id}/${record.span_id}`;
-    const known = this.pending.has(key);
-    if (!known && this.pending.size >= this.maxPending) {
-      this.dropped += 1;
-      return;
+    // The store hands over one record object per span and annotates that same object, so pending
+    // spans are kept by identity: an annotated span still pending goes out in its newest state.
+    if (!this.pending.has(record)) {
+      if (this.pending.size >= this.maxPending) {
+        this.dropped += 1;
+        return;
+      }
+      this.pending.add(record);
     }
-    this.pending.set(key, record);
-    // Summaries count a span once: at its end (a repeat notification is an annotation).
-    if (!this.seen.has(record)) {
-      this.seen.add(record);
+    // Summaries count a span once, at its end (an annotation adds no span).
+    if (!annotation) {
       const summary = this.summarizer.add(record);
       if (summary) {
         this.summaries.set(summary.trace_id, summary);
@@ -111,15 +111,15 @@ export class TraceWriter {
     if (this.pending.size === 0 && this.summaries.size === 0) return;
     let spans: StoredSpan[];
     if (all) {
-      spans = [...this.pending.values()];
-      this.pending = new Map();
+      spans = [...this.pending];
+      this.pending = new Set();
     } else {
       spans = [];
       const heldFrom = (Date.now() - this.holdMs) * 1e6;
-      for (const [key, span] of this.pending)
+      for (const span of this.pending)
         if (this.ended.has(span.trace_id) || span.end_time <= heldFrom) {
           spans.push(span);
-          this.pending.delete(key);
+          this.pending.delete(span);
         }
     }
     this.held = this.pending.size;
@@ -130,10 +130,8 @@ export class TraceWriter {
     } catch (error) {
       this.warn('writing', error);
       // Back in the queue for the next batch (newer versions of a span win), within the bound.
-      for (const span of spans) {
-        const key = `${span.trace_id}/${span.span_id}`;
-        if (!this.pending.has(key) && this.pending.size < this.maxPending) this.pending.set(key, span);
-      }
+      for (const span of spans)
+        if (!this.pending.has(span) && this.pending.size < this.maxPending) this.pending.add(span);
       for (const trace of traces)
         if (!this.summaries.has(trace.trace_id)) this.summaries.set(trace.trace_id, trace);
       if (!this.closed) this.schedule(Math.max(this.flushIntervalMs, 1000));
