@@ -133,14 +133,30 @@ export const DESCRIPTIVE_ATTRIBUTES = ['gen_ai.tool.description', 'gen_ai.agent.
 /** Identifiers and names (ids, models, agent and tool names): never rewritten, lookups use them. */
 const IDENTIFIER = /(?:^|[._])ids?$|\.name$|\.model$|^adk\.(?:app_name|user_id)$/;
 
+/** Whether each attribute key seen so far is an identifier: spans repeat the same few keys. */
+const identifierKeys = new Map<string, boolean>();
+
+function isIdentifier(key: string): boolean {
+  let known = identifierKeys.get(key);
+  if (known === undefined) {
+    known = IDENTIFIER.test(key);
+    // Keys are the instrumentation's own names; a bound keeps an app that invents keys in check.
+    if (identifierKeys.size < 1000) identifierKeys.set(key, known);
+  }
+  return known;
+}
+
 /** The redacted value of every string (and string array element) that changed; identifiers are left alone. */
 export function redactAttributes(
   attributes: Record<string, unknown>,
   redact: TextRedactor,
 ): Record<string, string | string[]> {
   const changed: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (IDENTIFIER.test(key)) continue;
+  // `for…in`, not `Object.entries`: span attribute maps are built key by key, and listing their
+  // entries as pairs cost more than the redaction of the cached values.
+  for (const key in attributes) {
+    if (!Object.hasOwn(attributes, key) || isIdentifier(key)) continue;
+    const value = attributes[key];
     if (typeof value === 'string') {
       const masked = redact(value);
       if (masked !== value) changed[key] = masked;

@@ -180,9 +180,10 @@ export class InMemorySpanStore implements SpanProcessor {
     // The SDK span's attribute map, status and events are plain objects until the span has ended.
     const attributes = span.attributes as Record<string, unknown>;
     if (off) for (const key of DESCRIPTIVE_ATTRIBUTES) delete attributes[key];
-    if (redact)
-      for (const [key, value] of Object.entries(redactAttributes(attributes, redact)))
-        span.setAttribute(key, value);
+    if (redact) {
+      const changed = redactAttributes(attributes, redact);
+      for (const key in changed) span.setAttribute(key, changed[key] as string | string[]);
+    }
     const status = span.status;
     if (status.message) {
       const message = off ? undefined : redact?.(status.message);
