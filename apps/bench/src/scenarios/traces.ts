@@ -8,7 +8,7 @@ import { fmt, fmtMs, fmtRatio } from '../harness/format.js';
 import { freshDatabase, type PostgresCluster, postgresSkipped, startPostgres } from '../harness/postgres.js';
 import { median, percentile } from '../harness/stats.js';
 import { newReport, type Scenario, type ScenarioReport } from '../harness/types.js';
-import { type Measured, measure, type Target } from './server.js';
+import { type Measured, measure } from './server.js';
 
 const PERSISTENCE_TARGET = 0.95;
 const LIST_P50_TARGET_MS = 20;
@@ -79,50 +79,38 @@ async function persistenceCost(
     const [off, on, full] = modes;
     const perRound: Map<string, Measured[]>[] = [];
     const rows: string[][] = [];
+    /** One run of `mode` on a new database of the cluster (dropped after it). */
+    const runMode = async (mode: (typeof modes)[number], database: string, label: string) => {
+      const fresh = await freshDatabase(cluster, database);
+      return measure(
+        report,
+        { id: `traces-${mode.id}`, label, worker: 'server-adk.ts', args: () => undefined },
+        {
+          store: 'postgres',
+          postgresUrl: fresh.url,
+          tracing: mode.tracing,
+          ...(mode.content ? { traceContent: mode.content } : {}),
+        },
+        { sessions, turns, warmupTurns },
+      ).finally(() => fresh.drop());
+    };
     // One uncounted run first: the cluster's first run after its start is the slowest of all, and it
     // would fall on whichever mode the first round starts with.
     if (!quick) {
       log(`  warm-up run (not counted): ${sessions} sessions × ${turns} turns`);
-      const database = await freshDatabase(cluster, 'traces_warmup');
-      await measure(
-        report,
-        {
-          id: 'traces-warmup',
-          label: '@adk/server, Postgres, warm-up',
-          worker: 'server-adk.ts',
-          args: () => undefined,
-        },
-        { store: 'postgres', postgresUrl: database.url, tracing: true, traceContent: 'metadata' },
-        { sessions, turns, warmupTurns },
-      ).finally(() => database.drop());
+      await runMode(on, 'traces_warmup', '@adk/server, Postgres, warm-up');
     }
     for (let round = 1; round <= rounds; round++) {
       const measured = new Map<string, Measured[]>();
       perRound.push(measured);
       const order = round % 2 === 1 ? [off, on, full, on, off] : [on, off, full, off, on];
       for (const [run, mode] of order.entries()) {
-        const target: Target = {
-          id: `traces-${mode.id}`,
-          label: `@adk/server, Postgres, ${mode.label}`,
-          worker: 'server-adk.ts',
-          args: () => undefined,
-        };
-        log(`  ${target.label} (round ${round}): ${sessions} sessions × ${turns} turns`);
-        const database = await freshDatabase(cluster, `traces_${round}_${run}_${mode.id}`);
-        const outcome = await measure(
-          report,
-          target,
-          {
-            store: 'postgres',
-            postgresUrl: database.url,
-            tracing: mode.tracing,
-            ...(mode.content ? { traceContent: mode.content } : {}),
-          },
-          { sessions, turns, warmupTurns },
-        ).finally(() => database.drop());
+        const label = `@adk/server, Postgres, ${mode.label}`;
+        log(`  ${label} (round ${round}): ${sessions} sessions × ${turns} turns`);
+        const outcome = await runMode(mode, `traces_${round}_${run}_${mode.id}`, label);
         if (!outcome) continue;
         rows.push([
-          target.label,
+          label,
           String(round),
           fmt(outcome.turnsPerSecond),
           fmtMs(outcome.p50),
@@ -134,7 +122,7 @@ async function persistenceCost(
     }
     if (rows.length > 0)
       report.tables.push({
-        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, full capture, metadata capture, tracing off (every other round: metadata, off, full, off, metadata), so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s) after one uncounted warm-up run. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, full capture, metadata capture, tracing off (every other round: metadata, off, full, off, metadata), so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s)${quick ? '' : ' after one uncounted warm-up run'}. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });

@@ -129,7 +129,8 @@ export class TraceWriter {
       await this.store.writeSpans(spans, traces);
     } catch (error) {
       this.warn('writing', error);
-      // Back in the queue for the next batch (newer versions of a span win), within the bound.
+      // Back in the queue for the next batch, within the bound (a span annotated meanwhile is the
+      // same record, already back in the queue).
       for (const span of spans)
         if (!this.pending.has(span) && this.pending.size < this.maxPending) this.pending.add(span);
       for (const trace of traces)
