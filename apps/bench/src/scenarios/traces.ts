@@ -47,10 +47,11 @@ async function withPostgres(
  * (a) turns/s with spans persisted ÷ with tracing off on one Postgres. Every run gets a fresh server
  * process and a fresh database after a checkpoint, so no run inherits the rows and checkpoint debt
  * of the runs before it, and one uncounted run warms the cluster first. A round runs tracing off and
- * metadata capture twice each, mirrored around one full-capture run (off, on, full, on, off; the
- * next round on, off, full, off, on), so a drift of the machine's speed during a round weighs on
- * every mode alike. A round's ratio is the mean turns/s of its runs of a mode ÷ the mean of its two
- * runs with tracing off; the check is the median of the rounds' ratios.
+ * metadata capture twice each, mirrored (off, on, on, off; the next round on, off, off, on), and
+ * every third round puts one full-capture run at its centre (off, on, full, on, off), so a drift of
+ * the machine's speed during a round weighs on every mode alike. A round's ratio is the mean
+ * turns/s of its runs of a mode ÷ the mean of its two runs with tracing off; the check is the
+ * median of the rounds' ratios.
  */
 async function persistenceCost(
   report: ScenarioReport,
@@ -61,8 +62,11 @@ async function persistenceCost(
   const turns = quick ? 3 : 20;
   const warmupTurns = quick ? 1 : 3;
   // Runs of one mode differ by up to 15% (the machine's speed drifts within seconds), so the ratio
-  // is taken over 8 mirrored rounds: with 4 the median moved by ±6% between whole bench runs.
-  const rounds = quick ? 1 : 8;
+  // is taken over 12 mirrored rounds: with 4 the median moved by ±6% between whole bench runs, and
+  // with 8 by ±3%. Full capture (no target) runs in every third round only, so that the time goes
+  // to the pair the check compares.
+  const rounds = quick ? 1 : 12;
+  const withFull = (round: number) => quick || round % 3 === 2;
   await withPostgres(report, 'span persistence cost', async (cluster) => {
     // `adk api_server` captures metadata only; `adk web` (and createAdkServer's default) the full
     // model request and response of every call, serialized and redacted before it is stored.
@@ -103,7 +107,8 @@ async function persistenceCost(
     for (let round = 1; round <= rounds; round++) {
       const measured = new Map<string, Measured[]>();
       perRound.push(measured);
-      const order = round % 2 === 1 ? [off, on, full, on, off] : [on, off, full, off, on];
+      const centre = withFull(round) ? [full] : [];
+      const order = round % 2 === 1 ? [off, on, ...centre, on, off] : [on, off, ...centre, off, on];
       for (const [run, mode] of order.entries()) {
         const label = `@adk/server, Postgres, ${mode.label}`;
         log(`  ${label} (round ${round}): ${sessions} sessions × ${turns} turns`);
@@ -122,7 +127,7 @@ async function persistenceCost(
     }
     if (rows.length > 0)
       report.tables.push({
-        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, full capture, metadata capture, tracing off (every other round: metadata, off, full, off, metadata), so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s)${quick ? '' : ' after one uncounted warm-up run'}. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, metadata capture, tracing off (every other round: metadata, off, off, metadata), with one full-capture run at the centre of ${quick ? 'the round' : 'every third round'}, so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s)${quick ? '' : ' after one uncounted warm-up run'}. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });
@@ -151,6 +156,21 @@ async function persistenceCost(
           .join(', ')}; full content ${roundRatios('full')
           .map((r) => fmtRatio(r))
           .join(', ')}.`,
+      );
+    // Every run of a mode pooled: the effect's size without the median's choice of one round.
+    const pooled = (id: string) => perRound.flatMap((measured) => measured.get(id) ?? []);
+    const [offRuns, onRuns] = [pooled('off'), pooled('on')];
+    const meanOf = (runs: Measured[], value: (m: Measured) => number) =>
+      runs.reduce((sum, r) => sum + value(r), 0) / runs.length;
+    if (offRuns.length > 1 && onRuns.length > 1)
+      report.notes.push(
+        `Pooled over every run (${onRuns.length} with metadata capture, ${offRuns.length} with tracing off): ${fmt(meanOf(onRuns, (m) => m.turnsPerSecond))} ÷ ${fmt(meanOf(offRuns, (m) => m.turnsPerSecond))} turns/s = ${fmtRatio(meanOf(onRuns, (m) => m.turnsPerSecond) / meanOf(offRuns, (m) => m.turnsPerSecond))}; server CPU per turn ${fmt(
+          meanOf(onRuns, (m) => m.cpuPerTurnMs * 1000),
+          0,
+        )} µs against ${fmt(
+          meanOf(offRuns, (m) => m.cpuPerTurnMs * 1000),
+          0,
+        )} µs.`,
       );
     report.checks.push({
       scenario: report.title,
