@@ -69,9 +69,12 @@ function millisToHr(ms: number): HrTime {
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }
 
+/** When this process's performance clock started, epoch ms (a getter each time it is read). */
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** The wall clock in milliseconds with sub-millisecond precision, like the SDK's. */
 function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+  return TIME_ORIGIN + performance.now();
 }
 
 function toHr(input: TimeInput | undefined): HrTime {
@@ -79,7 +82,24 @@ function toHr(input: TimeInput | undefined): HrTime {
   if (Array.isArray(input)) return input as HrTime;
   if (input instanceof Date) return millisToHr(input.getTime());
   // A number below performance.now() is a performance timestamp, else epoch milliseconds.
-  return millisToHr(input <= performance.now() ? performance.timeOrigin + input : input);
+  return millisToHr(input <= performance.now() ? TIME_ORIGIN + input : input);
+}
+
+/**
+ * A span context this tracer made: its ids are valid by construction, so a child span skips the
+ * API's id checks (two regular expressions) for it.
+ */
+class LightSpanContext implements SpanContext {
+  readonly traceFlags = 1; // TraceFlags.SAMPLED: every span is sampled.
+  readonly traceState?: SpanContext['traceState'];
+
+  constructor(
+    readonly traceId: string,
+    readonly spanId: string,
+    traceState: SpanContext['traceState'] | undefined,
+  ) {
+    if (traceState) this.traceState = traceState;
+  }
 }
 
 function hrDuration(start: HrTime, end: HrTime): HrTime {
@@ -232,13 +252,13 @@ class LightTracer implements Tracer {
     let parentContext = context ?? api.context.active();
     if (options.root) parentContext = api.trace.deleteSpan(parentContext);
     const parent = api.trace.getSpanContext(parentContext);
-    const valid = parent !== undefined && api.trace.isSpanContextValid(parent);
-    const spanContext: SpanContext = {
-      traceId: valid ? parent.traceId : randomHex(16),
-      spanId: randomHex(8),
-      traceFlags: api.TraceFlags.SAMPLED,
-      ...(valid && parent.traceState ? { traceState: parent.traceState } : {}),
-    };
+    const valid =
+      parent !== undefined && (parent instanceof LightSpanContext || api.trace.isSpanContextValid(parent));
+    const spanContext = new LightSpanContext(
+      valid ? parent.traceId : randomHex(16),
+      randomHex(8),
+      valid ? parent.traceState : undefined,
+    );
     const span = new LightSpan(
       name,
       options.kind ?? api.SpanKind.INTERNAL,
