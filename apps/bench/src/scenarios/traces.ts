@@ -47,11 +47,11 @@ async function withPostgres(
  * (a) turns/s with spans persisted ÷ with tracing off on one Postgres. Every run gets a fresh server
  * process and a fresh database after a checkpoint, so no run inherits the rows and checkpoint debt
  * of the runs before it, and one uncounted run warms the cluster first. A round runs tracing off and
- * metadata capture twice each, mirrored (off, on, on, off; the next round on, off, off, on), and
- * every third round puts one full-capture run at its centre (off, on, full, on, off), so a drift of
- * the machine's speed during a round weighs on every mode alike. A round's ratio is the mean
- * turns/s of its runs of a mode ÷ the mean of its two runs with tracing off; the check is the
- * median of the rounds' ratios.
+ * metadata capture twice each, mirrored (off, on, on, off; the next round on, off, off, on); every
+ * third round puts one full-capture run at its centre (off, on, full, on, off), and the round after
+ * it one run with spans kept in the process only (not persisted), so a drift of the machine's speed
+ * during a round weighs on every mode alike. A round's ratio is the mean turns/s of its runs of a
+ * mode ÷ the mean of its two runs with tracing off; the check is the median of the rounds' ratios.
  */
 async function persistenceCost(
   report: ScenarioReport,
@@ -63,10 +63,9 @@ async function persistenceCost(
   const warmupTurns = quick ? 1 : 3;
   // Runs of one mode differ by up to 15% (the machine's speed drifts within seconds), so the ratio
   // is taken over 12 mirrored rounds: with 4 the median moved by ±6% between whole bench runs, and
-  // with 8 by ±3%. Full capture (no target) runs in every third round only, so that the time goes
-  // to the pair the check compares.
+  // with 8 by ±3%. Full capture and spans kept in process only (no targets) run at the centre of
+  // every third round each, so that the time goes to the pair the check compares.
   const rounds = quick ? 1 : 12;
-  const withFull = (round: number) => quick || round % 3 === 2;
   await withPostgres(report, 'span persistence cost', async (cluster) => {
     // `adk api_server` captures metadata only; `adk web` (and createAdkServer's default) the full
     // model request and response of every call, serialized and redacted before it is stored.
@@ -79,8 +78,19 @@ async function persistenceCost(
         content: 'metadata',
       },
       { id: 'full', label: 'spans persisted, full content (adk web)', tracing: true, content: 'full' },
+      // What tracing cost before spans were persisted: the same spans, kept in the process only.
+      {
+        id: 'memory',
+        label: 'spans in process only, metadata (not persisted)',
+        tracing: true,
+        content: 'metadata',
+        persist: false,
+      },
     ] as const;
-    const [off, on, full] = modes;
+    const [off, on, full, memory] = modes;
+    /** The run at a round's centre: full capture, spans in process only, or none. */
+    const centreOf = (round: number) =>
+      quick ? [full, memory] : round % 3 === 2 ? [full] : round % 3 === 0 ? [memory] : [];
     const perRound: Map<string, Measured[]>[] = [];
     const rows: string[][] = [];
     /** One run of `mode` on a new database of the cluster (dropped after it). */
@@ -94,6 +104,7 @@ async function persistenceCost(
           postgresUrl: fresh.url,
           tracing: mode.tracing,
           ...(mode.content ? { traceContent: mode.content } : {}),
+          ...('persist' in mode ? { persistSpans: mode.persist } : {}),
         },
         { sessions, turns, warmupTurns },
       ).finally(() => fresh.drop());
@@ -107,7 +118,7 @@ async function persistenceCost(
     for (let round = 1; round <= rounds; round++) {
       const measured = new Map<string, Measured[]>();
       perRound.push(measured);
-      const centre = withFull(round) ? [full] : [];
+      const centre = centreOf(round);
       const order = round % 2 === 1 ? [off, on, ...centre, on, off] : [on, off, ...centre, off, on];
       for (const [run, mode] of order.entries()) {
         const label = `@adk/server, Postgres, ${mode.label}`;
@@ -127,7 +138,7 @@ async function persistenceCost(
     }
     if (rows.length > 0)
       report.tables.push({
-        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, metadata capture, tracing off (every other round: metadata, off, off, metadata), with one full-capture run at the centre of ${quick ? 'the round' : 'every third round'}, so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s)${quick ? '' : ' after one uncounted warm-up run'}. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
+        caption: `Span persistence on Postgres: ${sessions} sessions at once, ${turns} turns each through POST /run_sse (the server scenario's load workers and app), a fresh server process and a fresh database (after a checkpoint) per row, each round running tracing off, metadata capture, metadata capture, tracing off (every other round: metadata, off, off, metadata), with ${quick ? 'a full-capture run and a run with spans kept in the process only (not persisted) at the centre of the round' : 'one full-capture run at the centre of every third round and one run with spans kept in the process only (not persisted) at the centre of the rounds after those'}, so that each mode's runs centre on the same moment (with tracing on, the spans of every turn are batched into the sessions' database off the request path); ${rounds} round(s)${quick ? '' : ' after one uncounted warm-up run'}. Compared: the median over rounds of each mode's mean turns/s in a round ÷ tracing off's mean in the same round.`,
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });
@@ -154,6 +165,8 @@ async function persistenceCost(
         `Span persistence, turns/s ÷ tracing off in each round: metadata ${roundRatios('on')
           .map((r) => fmtRatio(r))
           .join(', ')}; full content ${roundRatios('full')
+          .map((r) => fmtRatio(r))
+          .join(', ')}; in process only ${roundRatios('memory')
           .map((r) => fmtRatio(r))
           .join(', ')}.`,
       );
@@ -185,6 +198,11 @@ async function persistenceCost(
     if (Number.isFinite(fullRatio))
       report.notes.push(
         `With full content capture (adk web's default: every model call's request and response serialized, redacted and stored), /run_sse turns/s ÷ tracing off (median over rounds): ${fmtRatio(fullRatio)}.`,
+      );
+    const memoryRatio = ratioOf('memory');
+    if (Number.isFinite(memoryRatio))
+      report.notes.push(
+        `With spans kept in the process only (metadata capture, no trace store: what tracing cost before spans were persisted), /run_sse turns/s ÷ tracing off (median over rounds): ${fmtRatio(memoryRatio)}.`,
       );
   });
 }

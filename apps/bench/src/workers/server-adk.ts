@@ -13,6 +13,8 @@ export interface ServerAdkArgs {
   tracing?: boolean;
   /** What spans capture of the conversation (`adk api_server` uses `metadata`). Default: the server's (`full`). */
   traceContent?: 'off' | 'metadata' | 'full';
+  /** `false`: spans stay in the process's bounded store, none is written to the database. */
+  persistSpans?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     a2a: false,
     ...(args.tracing === false ? { tracing: false } : {}),
     ...(args.traceContent ? { traceContent: args.traceContent } : {}),
+    ...(args.persistSpans === false ? { traceStore: false as const } : {}),
   });
   const listening = await server.listenAdkServer(adk, { port: 0 });
   reportCpuOnSignals();
