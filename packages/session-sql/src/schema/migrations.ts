@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
+import { eventIndexMigrations } from './event-index-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
 import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { memoryNeighbourMigrations } from './memory-neighbour-migrations.js';
@@ -152,6 +153,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...memoryNeighbourMigrations(tables),
     // Fewer index entries per span row (0013_span_indexes).
     ...traceIndexMigrations(tables),
+    // No index of events by invocation id, which nothing reads (0014_event_invocation_index).
+    ...eventIndexMigrations(tables),
   };
 }
 

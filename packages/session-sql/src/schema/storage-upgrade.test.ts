@@ -14,9 +14,19 @@ import {
   sessionMigrations,
   tablesFor,
 } from '../index.js';
+import { eventInvocationIndex } from './event-index-migrations.js';
 
 /** The migrations @adk/session-sql 0.1.0 shipped: sessions only. */
 const RELEASED = ['0001_initial'];
+
+/** Whether the database has an index of that name. */
+async function hasIndex(db: AnyKysely, name: string): Promise<boolean> {
+  const { rows } =
+    detectFamily(db) === 'sqlite'
+      ? await sql`select name from sqlite_master where type = 'index' and name = ${name}`.execute(db)
+      : await sql`select indexname from pg_indexes where indexname = ${name}`.execute(db);
+  return rows.length > 0;
+}
 
 for (const target of testDatabases()) {
   describe.skipIf(target.skipReason !== undefined)(
@@ -43,6 +53,7 @@ for (const target of testDatabases()) {
           migrationLockTableName: tables.migrationsLock,
         }).migrateToLatest();
         expect(old.error).toBeUndefined();
+        expect(await hasIndex(db, eventInvocationIndex(tables))).toBe(true);
         // Rows as that release wrote them (its columns only), not through today's service.
         const f = flavorOf(detectFamily(db));
         const now = f.time(Date.now() * 1000);
@@ -66,6 +77,8 @@ for (const target of testDatabases()) {
             .filter((name) => !RELEASED.includes(name))
             .map((name) => [name, 'Success']),
         );
+        // Nothing reads events by invocation id: its index is gone (0014).
+        expect(await hasIndex(db, eventInvocationIndex(tables))).toBe(false);
 
         const after = new SqlSessionService({ db, tablePrefix, migrate: false });
         const reloaded = await after.getSession({ appName: 'app', userId: 'u', sessionId: 'old' });
