@@ -1,7 +1,6 @@
 import { type StoredSpan, TraceSummarizer, type TraceSummary } from '@adk/core';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { suiteTitle, testDatabases } from './__fixtures__/databases.js';
+import { suiteTitle, tableIndexes, testDatabases } from './__fixtures__/databases.js';
 import { type AnyKysely, SqlTraceStore } from './index.js';
 
 // Spans and trace summaries in the sessions' database: written, queried by every filter, paged,
@@ -199,12 +198,7 @@ for (const target of testDatabases()) {
       const { spans, summary } = trace('ix', Date.now());
       await store.writeSpans(spans, [summary]);
       expect((await store.eventSpan('ev-ix'))?.span_id).toBe('ix-chat');
-      const { rows } =
-        target.name === 'sqlite'
-          ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
-              where type = 'index' and tbl_name = ${`${tablePrefix}spans`} and sql is not null`.execute(db)
-          : await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
-              from pg_indexes where tablename = ${`${tablePrefix}spans`}`.execute(db);
+      const rows = await tableIndexes(db, `${tablePrefix}spans`);
       const names = rows.map((r) => r.name);
       expect(names).not.toContain(`${tablePrefix}spans_start_idx`);
       const event = rows.find((r) => r.name === `${tablePrefix}spans_event_idx`);

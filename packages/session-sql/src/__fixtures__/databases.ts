@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { inject } from 'vitest';
-import { type AnyKysely, kyselyFromUrl } from '../index.js';
+import { type AnyKysely, detectFamily, kyselyFromUrl } from '../index.js';
 
 /** A database the suites run against; `skipReason` when it is not available here. */
 export interface TestDatabase {
@@ -25,4 +26,18 @@ export function testDatabases(): TestDatabase[] {
 export function suiteTitle(db: TestDatabase, title: string): string {
   if (db.skipReason) console.warn(`[session-sql] ${db.name}: ${title} skipped: ${db.skipReason}`);
   return db.skipReason ? `${db.name}: ${title} (skipped: ${db.skipReason})` : `${db.name}: ${title}`;
+}
+
+/** The indexes of `table` with their definitions (SQLite's `sqlite_master`, else `pg_indexes`). */
+export async function tableIndexes(
+  db: AnyKysely,
+  table: string,
+): Promise<{ name: string; definition: string }[]> {
+  const { rows } =
+    detectFamily(db) === 'sqlite'
+      ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+          where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)
+      : await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
+          from pg_indexes where tablename = ${table}`.execute(db);
+  return rows;
 }

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import { detectFamily, flavorOf, type SqlFamily } from '../dialects/flavor.js';
 import { credentialMigrations } from './credential-migrations.js';
-import { eventIndexMigrations } from './event-index-migrations.js';
+import { eventIndexMigrations, eventInvocationIndex } from './event-index-migrations.js';
 import { forkMigrations } from './fork-migrations.js';
 import { memoryContractMigrations } from './memory-contract-migrations.js';
 import { memoryNeighbourMigrations } from './memory-neighbour-migrations.js';
@@ -96,7 +96,7 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
           .columns(['app_name', 'user_id', 'session_id', 'seq'])
           .execute();
         await db.schema
-          .createIndex(`${t.events}_invocation_idx`)
+          .createIndex(eventInvocationIndex(t))
           .ifNotExists()
           .on(t.events)
           .column('invocation_id')
