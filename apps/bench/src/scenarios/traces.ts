@@ -142,10 +142,13 @@ async function persistenceCost(
         headers: ['server', 'round', 'turns/s', 'p50 turn', 'p99 turn', 'server CPU / turn'],
         rows,
       });
+    const meanOf = (runs: Measured[], value: (m: Measured) => number) =>
+      runs.reduce((sum, r) => sum + value(r), 0) / runs.length;
     // A mode's turns/s in a round ÷ tracing off's, each the mean of the round's runs of the mode
-    // (two for off and metadata, mirrored in time; one for full, at the round's centre).
+    // (two for off and metadata, mirrored in time; one for a mode at the round's centre).
+    const turnsOf = (m: Measured) => m.turnsPerSecond;
     const meanTurns = (runs: Measured[] | undefined) =>
-      runs && runs.length > 0 ? runs.reduce((sum, r) => sum + r.turnsPerSecond, 0) / runs.length : undefined;
+      runs && runs.length > 0 ? meanOf(runs, turnsOf) : undefined;
     const roundRatios = (id: string) =>
       perRound.flatMap((measured) => {
         const withMode = meanTurns(measured.get(id));
@@ -160,31 +163,22 @@ async function persistenceCost(
       return ratios.length > 0 ? median(ratios) : Number.NaN;
     };
     const ratio = ratioOf('on');
+    const listed = (id: string) => roundRatios(id).map(fmtRatio).join(', ');
     if (roundRatios('on').length > 1)
       report.notes.push(
-        `Span persistence, turns/s ÷ tracing off in each round: metadata ${roundRatios('on')
-          .map((r) => fmtRatio(r))
-          .join(', ')}; full content ${roundRatios('full')
-          .map((r) => fmtRatio(r))
-          .join(', ')}; in process only ${roundRatios('memory')
-          .map((r) => fmtRatio(r))
-          .join(', ')}.`,
+        `Span persistence, turns/s ÷ tracing off in each round: metadata ${listed('on')}; full content ${listed('full')}; in process only ${listed('memory')}.`,
       );
     // Every run of a mode pooled: the effect's size without the median's choice of one round.
     const pooled = (id: string) => perRound.flatMap((measured) => measured.get(id) ?? []);
     const [offRuns, onRuns] = [pooled('off'), pooled('on')];
-    const meanOf = (runs: Measured[], value: (m: Measured) => number) =>
-      runs.reduce((sum, r) => sum + value(r), 0) / runs.length;
-    if (offRuns.length > 1 && onRuns.length > 1)
+    if (offRuns.length > 1 && onRuns.length > 1) {
+      const cpuUsOf = (m: Measured) => m.cpuPerTurnMs * 1000;
+      const [onTurns, offTurns] = [meanOf(onRuns, turnsOf), meanOf(offRuns, turnsOf)];
+      const [onCpu, offCpu] = [meanOf(onRuns, cpuUsOf), meanOf(offRuns, cpuUsOf)];
       report.notes.push(
-        `Pooled over every run (${onRuns.length} with metadata capture, ${offRuns.length} with tracing off): ${fmt(meanOf(onRuns, (m) => m.turnsPerSecond))} ÷ ${fmt(meanOf(offRuns, (m) => m.turnsPerSecond))} turns/s = ${fmtRatio(meanOf(onRuns, (m) => m.turnsPerSecond) / meanOf(offRuns, (m) => m.turnsPerSecond))}; server CPU per turn ${fmt(
-          meanOf(onRuns, (m) => m.cpuPerTurnMs * 1000),
-          0,
-        )} µs against ${fmt(
-          meanOf(offRuns, (m) => m.cpuPerTurnMs * 1000),
-          0,
-        )} µs.`,
+        `Pooled over every run (${onRuns.length} with metadata capture, ${offRuns.length} with tracing off): ${fmt(onTurns)} ÷ ${fmt(offTurns)} turns/s = ${fmtRatio(onTurns / offTurns)}; server CPU per turn ${fmt(onCpu, 0)} µs against ${fmt(offCpu, 0)} µs.`,
       );
+    }
     report.checks.push({
       scenario: report.title,
       label:
