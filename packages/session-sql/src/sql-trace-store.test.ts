@@ -1,7 +1,9 @@
 import { type StoredSpan, TraceSummarizer, type TraceSummary } from '@adk/core';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, tableIndexes, testDatabases } from './__fixtures__/databases.js';
 import { type AnyKysely, SqlTraceStore } from './index.js';
+import { sessionMigrator } from './schema/migrations.js';
 
 // Spans and trace summaries in the sessions' database: written, queried by every filter, paged,
 // linked to events, and pruned by age and count.
@@ -203,6 +205,77 @@ for (const target of testDatabases()) {
       expect(names).not.toContain(`${tablePrefix}spans_start_idx`);
       const event = rows.find((r) => r.name === `${tablePrefix}spans_event_idx`);
       expect(event?.definition.toLowerCase()).toMatch(/where \(?"?event_id"? is not null/);
+    });
+
+    it('finds the spans of a session through the summaries, and indexes by session only spans written before theirs', async () => {
+      const tablePrefix = prefix('sessions');
+      const store = new SqlTraceStore({ db, tablePrefix });
+      const now = Date.now();
+      // Written with its summary; one span of it runs in another session (an agent tool's own).
+      const done = trace('sd', now, { session: 'ses-a' });
+      const [chat] = done.spans as [StoredSpan];
+      const elsewhere = { ...chat, attributes: { ...chat.attributes, 'gen_ai.conversation.id': 'ses-b' } };
+      await store.writeSpans([elsewhere, ...done.spans.slice(1)], [done.summary]);
+      // Still running: its spans go out before its summary, which comes in a later batch.
+      const running = trace('sr', now + 1000, { session: 'ses-a' });
+      await store.writeSpans(running.spans.slice(0, 2), []);
+      const names = async (session: string) =>
+        (await store.sessionSpans(session)).map((s) => `${s.trace_id}:${s.span_id}`).sort();
+      expect(await names('ses-a')).toEqual([
+        'sd:sd-chat',
+        'sd:sd-root',
+        'sd:sd-tool',
+        'sr:sr-chat',
+        'sr:sr-tool',
+      ]);
+      expect(await names('ses-b')).toEqual(['sd:sd-chat', 'sd:sd-root', 'sd:sd-tool']);
+      await store.writeSpans(running.spans.slice(2), [running.summary]);
+      expect(await names('ses-a')).toHaveLength(6);
+
+      const { rows } = await sql<{ span_id: string; session_id: string | null }>`select span_id, session_id
+        from ${sql.table(`${tablePrefix}spans`)} order by span_id`.execute(db);
+      expect(rows.map((r) => [r.span_id, r.session_id])).toEqual([
+        ['sd-chat', 'ses-b'],
+        ['sd-root', null],
+        ['sd-tool', null],
+        ['sr-chat', 'ses-a'],
+        ['sr-root', null],
+        ['sr-tool', 'ses-a'],
+      ]);
+      const index = (await tableIndexes(db, `${tablePrefix}spans`)).find(
+        (r) => r.name === `${tablePrefix}spans_session_idx`,
+      );
+      expect(index?.definition.toLowerCase()).toMatch(/where \(?"?session_id"? is not null/);
+    });
+
+    it('gives every span its session back when 0015 is undone', async () => {
+      const tablePrefix = prefix('undo');
+      const store = new SqlTraceStore({ db, tablePrefix });
+      const { spans, summary } = trace('ud', Date.now(), { session: 'ses-u' });
+      await store.writeSpans(spans, [summary]);
+      const sessions = async () =>
+        (
+          await sql<{
+            session_id: string | null;
+          }>`select session_id from ${sql.table(`${tablePrefix}spans`)}`.execute(db)
+        ).rows.map((r) => r.session_id);
+      expect(await sessions()).toEqual([null, null, null]);
+      const migrator = sessionMigrator(db, { tablePrefix });
+      const undone = await migrator.migrateDown();
+      expect(undone.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual([
+        ['0015_span_session_index', 'Down', 'Success'],
+      ]);
+      expect(await sessions()).toEqual(['ses-u', 'ses-u', 'ses-u']);
+      const index = (await tableIndexes(db, `${tablePrefix}spans`)).find(
+        (r) => r.name === `${tablePrefix}spans_session_idx`,
+      );
+      expect(index?.definition.toLowerCase()).not.toContain('where');
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await store.sessionSpans('ses-u')).map((s) => s.span_id).sort()).toEqual([
+        'ud-chat',
+        'ud-root',
+        'ud-tool',
+      ]);
     });
 
     it('prunes by age and by count', async () => {

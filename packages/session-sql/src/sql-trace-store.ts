@@ -105,15 +105,27 @@ function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
   return byKey.size === items.length ? [...items] : [...byKey.values()];
 }
 
-/** A span as its row of the spans table (`attributes` as given). */
-function spanRow(s: StoredSpan) {
+/** The session of each trace whose summary a batch writes, by trace id. */
+function summarySessions(traces: readonly TraceSummary[]): Map<string, string | null> {
+  const sessions = new Map<string, string | null>();
+  for (const t of traces) sessions.set(t.trace_id, t.session_id);
+  return sessions;
+}
+
+/**
+ * A span as its row of the spans table (`attributes` as given). A span written with its trace's
+ * summary, in the summary's session, is stored without a session: the session view finds it
+ * through the summary, and the spans' session index (partial) takes no entry for it.
+ */
+function spanRow(s: StoredSpan, summaries: ReadonlyMap<string, string | null>) {
   const eventId = s.attributes[EVENT_ID_ATTRIBUTE];
+  const session = spanSessionId(s) ?? null;
   return {
     trace_id: s.trace_id,
     span_id: s.span_id,
     parent_span_id: s.parent_span_id,
     name: s.name,
-    session_id: spanSessionId(s) ?? null,
+    session_id: session !== null && summaries.get(s.trace_id) === session ? null : session,
     event_id: typeof eventId === 'string' ? eventId : null,
     start_us: micros(s.start_time),
     end_us: micros(s.end_time),
@@ -278,9 +290,10 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     await this.ready();
     if (this.family === 'postgres') return this.writeSpansAsJson(spans, traces);
     const f = this.f;
+    const summaries = summarySessions(traces);
     for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
       const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
-        const row: Record<string, unknown> = spanRow(s);
+        const row: Record<string, unknown> = spanRow(s, summaries);
         return sql`(${sql.join(
           SPAN_COLUMNS.names.map((name) =>
             name === 'attributes' ? f.json(withoutNul(s.attributes), 'span attributes') : sql`${row[name]}`,
@@ -312,8 +325,9 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
   ): Promise<void> {
     const spans = lastByKey(allSpans, (s) => `${s.trace_id}/${s.span_id}`);
     const traces = lastByKey(allTraces, (t) => t.trace_id);
+    const summaries = summarySessions(traces);
     for (let i = 0; i < Math.max(spans.length, traces.length); i += ROWS_PER_JSON_STATEMENT) {
-      const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map(spanRow);
+      const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map((s) => spanRow(s, summaries));
       const traceRows = traces.slice(i, i + ROWS_PER_JSON_STATEMENT).map(traceRow);
       await sql`with written_spans as (
           insert into ${this.spans} ${SPAN_COLUMNS.list}
@@ -379,9 +393,11 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     return this.selectSpans(sql`s.trace_id = ${traceId}`);
   }
 
+  /** Through the summaries' session, and the session of spans written before their summary. */
   sessionSpans(sessionId: string): Promise<StoredSpan[]> {
     return this.selectSpans(
-      sql`s.trace_id in (select x.trace_id from ${this.spans} x where x.session_id = ${sessionId})`,
+      sql`s.trace_id in (select t.trace_id from ${this.traces} t where t.session_id = ${sessionId}
+        union select x.trace_id from ${this.spans} x where x.session_id = ${sessionId})`,
     );
   }
 

@@ -11,7 +11,7 @@ import { runMigrations, runUsageMigrations } from './run-migrations.js';
 import { scoreMigrations } from './score-migrations.js';
 import { storageMigrations } from './storage-migrations.js';
 import { type Tables, tablesFor } from './tables.js';
-import { traceIndexMigrations, traceMigrations } from './trace-migrations.js';
+import { spanSessionIndexMigrations, traceIndexMigrations, traceMigrations } from './trace-migrations.js';
 import { workflowEventMigrations } from './workflow-event-migrations.js';
 
 export interface MigrateOptions {
@@ -155,6 +155,8 @@ export function sessionMigrations(family: SqlFamily, tables: Tables): Record<str
     ...traceIndexMigrations(tables),
     // No index of events by invocation id, which nothing reads (0014_event_invocation_index).
     ...eventIndexMigrations(tables),
+    // Spans written with their trace's summary leave the session index (0015_span_session_index).
+    ...spanSessionIndexMigrations(tables),
   };
 }
 

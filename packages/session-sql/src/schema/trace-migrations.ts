@@ -138,3 +138,39 @@ export function traceIndexMigrations(tables: Tables): Record<string, Migration> 
     },
   };
 }
+
+/**
+ * `0015`: the spans' session index holds only the spans written before their trace's summary (a
+ * trace still running, or one whose root never ended) or in another session than it. A span
+ * written with its summary, in its session, is stored without a session: the session view finds
+ * it through the summary's session index.
+ */
+export function spanSessionIndexMigrations(tables: Tables): Record<string, Migration> {
+  const t = traceTablesFor(tables);
+  return {
+    '0015_span_session_index': {
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema.dropIndex(`${t.spans}_session_idx`).ifExists().execute();
+        await db.schema
+          .createIndex(`${t.spans}_session_idx`)
+          .on(t.spans)
+          .columns(['session_id', 'trace_id'])
+          .where(sql.ref('session_id'), 'is not', null)
+          .execute();
+      },
+      // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+      async down(db: Kysely<any>): Promise<void> {
+        // Every span gets its session back (its trace's), as the earlier code reads it from the row.
+        await sql`update ${sql.table(t.spans)} set session_id = (select x.session_id from ${sql.table(t.traces)} x
+          where x.trace_id = ${sql.table(t.spans)}.trace_id) where session_id is null`.execute(db);
+        await db.schema.dropIndex(`${t.spans}_session_idx`).ifExists().execute();
+        await db.schema
+          .createIndex(`${t.spans}_session_idx`)
+          .on(t.spans)
+          .columns(['session_id', 'trace_id'])
+          .execute();
+      },
+    },
+  };
+}
