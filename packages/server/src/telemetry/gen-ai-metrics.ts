@@ -41,6 +41,13 @@ export function emitsLegacyGenAiNames(env: NodeJS.ProcessEnv = process.env): boo
 
 type OtelApi = typeof import('@opentelemetry/api');
 
+interface Instruments {
+  duration: Histogram;
+  tokens: Histogram;
+  modelCalls: Histogram;
+  toolCalls: Histogram;
+}
+
 function nanos([seconds, nanoseconds]: [number, number]): number {
   return seconds * 1e9 + nanoseconds;
 }
@@ -76,9 +83,13 @@ const MODEL_KEYS = [
  * exports over OTLP); without one they are no-ops.
  */
 export class GenAiMetricsProcessor implements SpanProcessor {
-  private instruments:
-    | { duration: Histogram; tokens: Histogram; modelCalls: Histogram; toolCalls: Histogram }
-    | undefined;
+  private instruments: Instruments | undefined;
+  /** The meter provider the instruments came from. */
+  private provider: unknown;
+  /** False while the instruments are the API's no-ops (no meter provider registered): nothing to record. */
+  private recording = false;
+  /** When the meter provider was last looked up (epoch ms). */
+  private checkedAt = 0;
   /** Model and tool calls seen per open trace (bounded: oldest forgotten first). */
   private readonly counts = new Map<string, { model: number; tool: number }>();
 
@@ -87,15 +98,16 @@ export class GenAiMetricsProcessor implements SpanProcessor {
     private readonly maxOpen = 10_000,
   ) {}
 
-  /** Made on first use: the meter provider (the SDK's) may be registered after this processor. */
-  private get metrics(): {
-    duration: Histogram;
-    tokens: Histogram;
-    modelCalls: Histogram;
-    toolCalls: Histogram;
-  } {
-    if (this.instruments) return this.instruments;
-    const meter = this.api.metrics.getMeter('@adk/server');
+  /**
+   * The instruments of the global meter provider, made again when another provider was registered
+   * (the SDK's may come after this processor): looked up on first use, then at the end of a run at
+   * most once a second.
+   */
+  private refresh(): Instruments {
+    this.checkedAt = Date.now();
+    const provider = this.api.metrics.getMeterProvider();
+    if (this.instruments && provider === this.provider) return this.instruments;
+    const meter = provider.getMeter('@adk/server');
     const duration = meter.createHistogram(GenAiMetricNames.operationDuration, {
       unit: 's',
       description: 'GenAI operation duration.',
@@ -116,7 +128,10 @@ export class GenAiMetricsProcessor implements SpanProcessor {
       description: 'Tool calls per run (invocation).',
       advice: { explicitBucketBoundaries: COUNT_BUCKETS },
     });
+    this.provider = provider;
     this.instruments = { duration, tokens, modelCalls, toolCalls };
+    this.recording =
+      duration !== this.api.createNoopMeter().createHistogram(GenAiMetricNames.operationDuration);
     return this.instruments;
   }
 
@@ -133,6 +148,12 @@ export class GenAiMetricsProcessor implements SpanProcessor {
   }
 
   onEnd(span: ReadableSpan): void {
+    const { duration, tokens, modelCalls, toolCalls } = this.instruments ?? this.refresh();
+    if (!this.recording) {
+      // Nothing records: only look again, at the end of a run, for a meter provider registered since.
+      if (span.name === 'invocation') this.recheck();
+      return;
+    }
     const traceId = span.spanContext().traceId;
     const operation = span.attributes['gen_ai.operation.name'];
     const failed = span.status.code === 2;
@@ -140,7 +161,6 @@ export class GenAiMetricsProcessor implements SpanProcessor {
       this.count(traceId).model += 1;
       const attributes = pick(span, MODEL_KEYS);
       if (failed) attributes['error.type'] = errorType(span);
-      const { duration, tokens } = this.metrics;
       duration.record((nanos(span.endTime) - nanos(span.startTime)) / 1e9, attributes);
       const input = span.attributes['gen_ai.usage.input_tokens'];
       const output = span.attributes['gen_ai.usage.output_tokens'];
@@ -152,10 +172,14 @@ export class GenAiMetricsProcessor implements SpanProcessor {
       const counts = this.counts.get(traceId) ?? { model: 0, tool: 0 };
       this.counts.delete(traceId);
       const attributes = pick(span, ['adk.app_name', 'gen_ai.agent.name']);
-      const { modelCalls, toolCalls } = this.metrics;
       modelCalls.record(counts.model, attributes);
       toolCalls.record(counts.tool, attributes);
+      this.recheck();
     }
+  }
+
+  private recheck(): void {
+    if (Date.now() - this.checkedAt >= 1000) this.refresh();
   }
 
   forceFlush(): Promise<void> {

@@ -111,6 +111,22 @@ describe('LightTracerProvider', () => {
     expect((light.ended[2] as ReadableSpan).parentSpanContext).toBeUndefined();
   });
 
+  it('hands out distinct, well-formed ids across many blocks of random bytes', () => {
+    const tracer = new LightTracerProvider(api, [recorder()]).getTracer('t');
+    const traces = new Set<string>();
+    const spans = new Set<string>();
+    // 2,000 roots (24 random bytes each) cross a dozen 4 KB blocks.
+    for (let i = 0; i < 2000; i++) {
+      const { traceId, spanId } = tracer.startSpan('root').spanContext();
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+      traces.add(traceId);
+      spans.add(spanId);
+    }
+    expect(traces.size).toBe(2000);
+    expect(spans.size).toBe(2000);
+  });
+
   it('runs startActiveSpan with the span as the active one, and returns what the function returns', () => {
     const light = recorder();
     const tracer = new LightTracerProvider(api, [light]).getTracer('t');

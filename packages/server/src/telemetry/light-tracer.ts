@@ -27,9 +27,13 @@ import type { ReadableSpan, Span as SdkSpan, SpanProcessor, TimedEvent } from '@
 
 type OtelApi = typeof import('@opentelemetry/api');
 
-/** Random bytes drawn from the OS a block at a time and handed out as ids. */
+/**
+ * Random bytes drawn from the OS a block at a time, turned into hex once per block, and handed out
+ * as ids: an id is a slice of the block's text, not a conversion of its own.
+ */
 const RANDOM_BLOCK = 4096;
 let randomBlock = Buffer.alloc(0);
+let randomText = '';
 let randomOffset = 0;
 
 /** `bytes` random bytes as lowercase hex, never all zeros (an invalid id). */
@@ -37,12 +41,13 @@ function randomHex(bytes: number): string {
   for (;;) {
     if (randomOffset + bytes > randomBlock.length) {
       randomBlock = randomFillSync(Buffer.allocUnsafe(RANDOM_BLOCK));
+      randomText = randomBlock.toString('hex');
       randomOffset = 0;
     }
     const start = randomOffset;
     randomOffset += bytes;
     for (let i = start; i < randomOffset; i++)
-      if (randomBlock[i] !== 0) return randomBlock.toString('hex', start, randomOffset);
+      if (randomBlock[i] !== 0) return randomText.slice(start * 2, randomOffset * 2);
   }
 }
 
@@ -238,6 +243,14 @@ class LightSpan implements SdkSpan {
     this.done = true;
     for (const processor of this.processors) processor.onEnd(this);
   }
+}
+
+/**
+ * Whether `span` is one of this tracer's and has ended: its attribute map then changes no more
+ * (`setAttribute` after the end does nothing), so a processor may keep that map instead of a copy.
+ */
+export function hasFinalAttributes(span: ReadableSpan): boolean {
+  return span instanceof LightSpan && span.ended;
 }
 
 class LightTracer implements Tracer {

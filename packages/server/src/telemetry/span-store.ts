@@ -14,6 +14,7 @@ import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { emitsLegacyGenAiNames } from './gen-ai-metrics.js';
 import { genAiProviderName } from './gen-ai-provider.js';
+import { hasFinalAttributes } from './light-tracer.js';
 import {
   DESCRIPTIVE_ATTRIBUTES,
   redactAttributes,
@@ -203,6 +204,7 @@ export class InMemorySpanStore implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     const context = span.spanContext();
+    const { code, message } = span.status;
     const record: SpanRecord = {
       name: span.name,
       span_id: context.spanId,
@@ -210,11 +212,13 @@ export class InMemorySpanStore implements SpanProcessor {
       parent_span_id: span.parentSpanContext?.spanId ?? null,
       start_time: nanos(span.startTime),
       end_time: nanos(span.endTime),
-      attributes: { ...span.attributes },
+      // The light tracer's ended spans change no more: their map is kept, not copied (the record's
+      // later annotations then land in it, which nothing else reads after the end).
+      attributes: hasFinalAttributes(span) ? span.attributes : { ...span.attributes },
       // SpanStatusCode: 0 unset, 1 ok, 2 error.
-      status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
-      ...(span.status.code === 2 && span.status.message ? { status_message: span.status.message } : {}),
+      status: code === 2 ? 'error' : code === 1 ? 'ok' : 'unset',
     };
+    if (code === 2 && message) record.status_message = message;
     let spans = this.traces.get(record.trace_id);
     if (!spans) {
       spans = [];
