@@ -147,29 +147,26 @@ export function traceIndexMigrations(tables: Tables): Record<string, Migration> 
  */
 export function spanSessionIndexMigrations(tables: Tables): Record<string, Migration> {
   const t = traceTablesFor(tables);
+  const index = `${t.spans}_session_idx`;
+  /** The session index made again: partial (`0015`), or over every span (as `0009` made it). */
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
+  const rebuild = async (db: Kysely<any>, partial: boolean): Promise<void> => {
+    await db.schema.dropIndex(index).ifExists().execute();
+    const create = db.schema.createIndex(index).on(t.spans).columns(['session_id', 'trace_id']);
+    await (partial ? create.where(sql.ref('session_id'), 'is not', null) : create).execute();
+  };
   return {
     '0015_span_session_index': {
       // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
       async up(db: Kysely<any>): Promise<void> {
-        await db.schema.dropIndex(`${t.spans}_session_idx`).ifExists().execute();
-        await db.schema
-          .createIndex(`${t.spans}_session_idx`)
-          .on(t.spans)
-          .columns(['session_id', 'trace_id'])
-          .where(sql.ref('session_id'), 'is not', null)
-          .execute();
+        await rebuild(db, true);
       },
       // biome-ignore lint/suspicious/noExplicitAny: Kysely's Migration contract takes Kysely<any>
       async down(db: Kysely<any>): Promise<void> {
         // Every span gets its session back (its trace's), as the earlier code reads it from the row.
         await sql`update ${sql.table(t.spans)} set session_id = (select x.session_id from ${sql.table(t.traces)} x
           where x.trace_id = ${sql.table(t.spans)}.trace_id) where session_id is null`.execute(db);
-        await db.schema.dropIndex(`${t.spans}_session_idx`).ifExists().execute();
-        await db.schema
-          .createIndex(`${t.spans}_session_idx`)
-          .on(t.spans)
-          .columns(['session_id', 'trace_id'])
-          .execute();
+        await rebuild(db, false);
       },
     },
   };
