@@ -194,6 +194,24 @@ for (const target of testDatabases()) {
       expect(traces.map((t) => [t.trace_id, t.span_count])).toEqual([['d1', 3]]);
     });
 
+    it('stores none of a batch that fails part-way (no span is left without its summary)', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('atomic') });
+      // 250 traces: several statements on SQLite, summaries first, the bad span in the last one.
+      const all = Array.from({ length: 250 }, (_, i) => trace(`a${i}`, Date.now() - 1000 + i));
+      const spans = all.flatMap((t) => t.spans);
+      // A bigint is no JSON: the last statement's rows cannot be built.
+      spans.push({ ...(spans.at(-1) as StoredSpan), span_id: 'bad', attributes: { n: 1n } as never });
+      await expect(
+        store.writeSpans(
+          spans,
+          all.map((t) => t.summary),
+        ),
+      ).rejects.toThrow(/not JSON-serializable/);
+      expect((await store.listTraces({ limit: 10 })).traces).toEqual([]);
+      expect(await store.traceSpans('a0')).toEqual([]);
+      expect(await store.sessionSpans('s-a0')).toEqual([]);
+    });
+
     it('indexes only the spans that carry an event id, and no span start', async () => {
       const tablePrefix = prefix('indexes');
       const store = new SqlTraceStore({ db, tablePrefix });

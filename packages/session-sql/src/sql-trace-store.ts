@@ -13,6 +13,7 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import { tablesFor } from './schema/tables.js';
 import { traceTablesFor } from './schema/trace-migrations.js';
+import type { AnyKysely } from './sql-session-service.js';
 import { SqlStore, type SqlStoreOptions } from './sql-store.js';
 
 export interface SqlTraceStoreOptions extends SqlStoreOptions {
@@ -285,11 +286,40 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     this.maxTraces = options.retention?.maxTraces ?? DEFAULT_MAX_TRACES;
   }
 
+  /**
+   * One batch: its spans and summaries are committed together, so that a span stored without its
+   * own session (found through its summary's) is never left without that summary by a failed or
+   * interrupted write. Postgres sends a batch as one statement; SQLite (and a Postgres batch over
+   * one statement's rows) in one transaction.
+   */
   async writeSpans(spans: readonly StoredSpan[], traces: readonly TraceSummary[]): Promise<void> {
     if (spans.length === 0 && traces.length === 0) return;
     await this.ready();
-    if (this.family === 'postgres') return this.writeSpansAsJson(spans, traces);
+    if (this.family === 'postgres') {
+      const uniqueSpans = lastByKey(spans, (s) => `${s.trace_id}/${s.span_id}`);
+      const uniqueTraces = lastByKey(traces, (t) => t.trace_id);
+      if (Math.max(uniqueSpans.length, uniqueTraces.length) <= ROWS_PER_JSON_STATEMENT)
+        return this.writeSpansAsJson(this.db, uniqueSpans, uniqueTraces);
+      return this.db.transaction().execute((trx) => this.writeSpansAsJson(trx, uniqueSpans, uniqueTraces));
+    }
+    await this.db.transaction().execute((trx) => this.writeSpansAsValues(trx, spans, traces));
+  }
+
+  /** SQLite: multi-row VALUES lists, summaries first. */
+  private async writeSpansAsValues(
+    db: AnyKysely,
+    spans: readonly StoredSpan[],
+    traces: readonly TraceSummary[],
+  ): Promise<void> {
     const f = this.f;
+    for (let i = 0; i < traces.length; i += ROWS_PER_INSERT) {
+      const rows = traces.slice(i, i + ROWS_PER_INSERT).map((t) => {
+        const row: Record<string, unknown> = traceRow(t);
+        return sql`(${sql.join(TRACE_COLUMNS.names.map((name) => sql`${row[name]}`))})`;
+      });
+      await sql`insert into ${this.traces} ${TRACE_COLUMNS.list}
+        values ${sql.join(rows)} ${TRACE_UPSERT}`.execute(db);
+    }
     const summaries = summarySessions(traces);
     for (let i = 0; i < spans.length; i += ROWS_PER_INSERT) {
       const rows = spans.slice(i, i + ROWS_PER_INSERT).map((s) => {
@@ -301,30 +331,20 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
         )})`;
       });
       await sql`insert into ${this.spans} ${SPAN_COLUMNS.list}
-        values ${sql.join(rows)} ${SPAN_UPSERT}`.execute(this.db);
-    }
-    for (let i = 0; i < traces.length; i += ROWS_PER_INSERT) {
-      const rows = traces.slice(i, i + ROWS_PER_INSERT).map((t) => {
-        const row: Record<string, unknown> = traceRow(t);
-        return sql`(${sql.join(TRACE_COLUMNS.names.map((name) => sql`${row[name]}`))})`;
-      });
-      await sql`insert into ${this.traces} ${TRACE_COLUMNS.list}
-        values ${sql.join(rows)} ${TRACE_UPSERT}`.execute(this.db);
+        values ${sql.join(rows)} ${SPAN_UPSERT}`.execute(db);
     }
   }
 
   /**
-   * Postgres: each batch is one statement (one commit) whose spans and summaries travel as two JSON
-   * texts (`jsonb_to_recordset`), instead of multi-row VALUES lists of 11 and 15 parameters a row:
-   * the client builds no query tree per row (half the client CPU of a batch) and the server binds two
-   * values, not thousands.
+   * Postgres: each statement's spans and summaries travel as two JSON texts (`jsonb_to_recordset`),
+   * instead of multi-row VALUES lists of 11 and 15 parameters a row: the client builds no query tree
+   * per row (half the client CPU of a batch) and the server binds two values, not thousands.
    */
   private async writeSpansAsJson(
-    allSpans: readonly StoredSpan[],
-    allTraces: readonly TraceSummary[],
+    db: AnyKysely,
+    spans: readonly StoredSpan[],
+    traces: readonly TraceSummary[],
   ): Promise<void> {
-    const spans = lastByKey(allSpans, (s) => `${s.trace_id}/${s.span_id}`);
-    const traces = lastByKey(allTraces, (t) => t.trace_id);
     const summaries = summarySessions(traces);
     for (let i = 0; i < Math.max(spans.length, traces.length); i += ROWS_PER_JSON_STATEMENT) {
       const spanRows = spans.slice(i, i + ROWS_PER_JSON_STATEMENT).map((s) => spanRow(s, summaries));
@@ -335,7 +355,7 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
           ${SPAN_UPSERT})
         insert into ${this.traces} ${TRACE_COLUMNS.list}
         select * from jsonb_to_recordset(${jsonRows(traceRows, 'trace summaries')}::jsonb) as y${TRACE_COLUMNS.typed}
-        ${TRACE_UPSERT}`.execute(this.db);
+        ${TRACE_UPSERT}`.execute(db);
     }
   }
 
