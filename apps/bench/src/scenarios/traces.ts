@@ -163,12 +163,16 @@ async function persistenceCost(
       return ratios.length > 0 ? median(ratios) : Number.NaN;
     };
     const ratio = ratioOf('on');
+    const onRatios = roundRatios('on');
     // How far the median could move with other rounds of the same machine: rounds drawn again with
     // replacement (a 90% percentile bootstrap over the rounds' ratios).
-    const [low, high] = bootstrapInterval(roundRatios('on'), median);
-    const interval = roundRatios('on').length > 2 ? ` (90% interval ${fmtRatio(low)}–${fmtRatio(high)})` : '';
+    let interval = '';
+    if (onRatios.length > 2) {
+      const [low, high] = bootstrapInterval(onRatios, median);
+      interval = ` (90% interval ${fmtRatio(low)}–${fmtRatio(high)})`;
+    }
     const listed = (id: string) => roundRatios(id).map(fmtRatio).join(', ');
-    if (roundRatios('on').length > 1)
+    if (onRatios.length > 1)
       report.notes.push(
         `Span persistence, turns/s ÷ tracing off in each round: metadata ${listed('on')}; full content ${listed('full')}; in process only ${listed('memory')}.`,
       );
