@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { createContextKey, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FunctionTool, LlmAgent, runAgent } from '../index.js';
 import { functionCallResponse, ScriptedModel } from '../testing/index.js';
+import { endSpan, loadTelemetry, startSpan } from './tracing.js';
 
 describe('telemetry', () => {
   const exporter = new InMemorySpanExporter();
@@ -74,5 +75,28 @@ describe('telemetry', () => {
       'gen_ai.tool.name': 'lookup',
       'gen_ai.tool.call.id': 'call-1',
     });
+  });
+
+  it("gives a span a context that keeps its parent context's values", async () => {
+    await loadTelemetry();
+    const key = createContextKey('caller value');
+    const other = createContextKey('other value');
+    const outer = startSpan('outer', { span: undefined, context: ROOT_CONTEXT.setValue(key, 'kept') });
+    const inner = startSpan('inner', outer);
+    const context = inner.context as typeof ROOT_CONTEXT;
+    expect(context.getValue(key)).toBe('kept');
+    expect(context.getValue(other)).toBeUndefined();
+    expect(trace.getSpan(context)).toBe(inner.span);
+    expect(trace.getSpan(outer.context as typeof ROOT_CONTEXT)).toBe(outer.span);
+    // Set and delete give new contexts and leave this one as it was.
+    expect(context.setValue(other, 1).getValue(other)).toBe(1);
+    expect(context.deleteValue(key).getValue(key)).toBeUndefined();
+    expect(context.getValue(key)).toBe('kept');
+    expect(trace.getSpan(trace.deleteSpan(context))).toBeUndefined();
+    endSpan(inner);
+    endSpan(outer);
+    const [innerSpan, outerSpan] = exporter.getFinishedSpans().slice(-2);
+    expect(innerSpan?.name).toBe('inner');
+    expect(innerSpan?.parentSpanContext?.spanId).toBe(outerSpan?.spanContext().spanId);
   });
 });

@@ -45,6 +45,10 @@ function exercise(tracer: api.Tracer): void {
   child.setAttribute('after.end', 1);
   child.end();
   const ok = tracer.startSpan('execute_tool', {}, ctx);
+  // Valid first attributes (the runtime's case), then more, one of them invalid.
+  ok.setAttributes({ 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': 'c-1', count: 1 });
+  ok.setAttributes({ count: 2, 'an.object': {} as unknown as string });
+  ok.addLink({ context: child.spanContext() });
   ok.setStatus({ code: api.SpanStatusCode.OK });
   ok.setStatus({ code: api.SpanStatusCode.ERROR, message: 'ignored after OK' });
   ok.addEvent('progress', { step: 1 });
@@ -65,6 +69,7 @@ function shape(spans: ReadableSpan[]) {
     sampled: s.spanContext().traceFlags,
     parent: id(s.parentSpanContext?.spanId),
     attributes: s.attributes,
+    links: s.links.map((l) => id(l.context.spanId)),
     status: s.status,
     events: s.events.map((e) => ({
       name: e.name,
@@ -92,6 +97,12 @@ describe('LightTracerProvider', () => {
     expect(child?.attributes).toMatchObject({ 'added.on_ending': true, 'list.ok': ['a', null, 'b'] });
     expect(child?.attributes).not.toHaveProperty('after.end');
     expect(child?.attributes).not.toHaveProperty('an.object');
+    // Lists a span never added to stay its own: another span's entries do not show in them.
+    const [, tool, root] = light.ended;
+    expect(tool?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup', count: 2 });
+    expect(tool?.links).toHaveLength(1);
+    expect(root?.links).toEqual([]);
+    expect(root?.events).toEqual([]);
   });
 
   it('makes valid ids: a root starts a trace, a child keeps it, options.root starts a new one', () => {

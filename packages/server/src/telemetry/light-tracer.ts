@@ -119,19 +119,26 @@ function hrDuration(start: HrTime, end: HrTime): HrTime {
 
 const SCHEMA_LESS_RESOURCE = { attributes: {} } as unknown as ReadableSpan['resource'];
 
+/** What a span without links or events reads: one shared empty list (a span's first entry replaces it). */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+const UNSET: SpanStatus = Object.freeze({ code: 0 });
+const ZERO: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
+
 class LightSpan implements SdkSpan {
-  readonly attributes: Attributes = {};
-  readonly links: Link[] = [];
-  readonly events: TimedEvent[] = [];
-  status: SpanStatus = { code: 0 };
-  endTime: HrTime = [0, 0];
+  attributes: Attributes = {};
+  links: Link[] = NONE;
+  events: TimedEvent[] = NONE;
+  status: SpanStatus = UNSET;
+  endTime: HrTime = ZERO;
   readonly startTime: HrTime;
   readonly resource = SCHEMA_LESS_RESOURCE;
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
   private done = false;
-  private took: HrTime = [0, 0];
+  /** No attribute set yet: the first `setAttributes` may take a copy of its whole map. */
+  private bare = true;
+  private took: HrTime = ZERO;
 
   constructor(
     public name: string,
@@ -162,11 +169,29 @@ class LightSpan implements SdkSpan {
   setAttribute(key: string, value: unknown): this {
     if (this.done || key === '' || !isAttributeValue(value)) return this;
     this.attributes[key] = value;
+    this.bare = false;
     return this;
   }
 
   setAttributes(attributes: SpanAttributes): this {
-    for (const key of Object.keys(attributes)) this.setAttribute(key, attributes[key]);
+    if (this.done) return this;
+    const keys = Object.keys(attributes);
+    // A span's first attributes, all valid (the runtime's are): one copy of the whole map.
+    if (this.bare && keys.length > 0) {
+      let valid = true;
+      for (const key of keys) {
+        if (key === '' || !isAttributeValue(attributes[key])) {
+          valid = false;
+          break;
+        }
+      }
+      if (valid) {
+        this.attributes = { ...attributes } as Attributes;
+        this.bare = false;
+        return this;
+      }
+    }
+    for (const key of keys) this.setAttribute(key, attributes[key]);
     return this;
   }
 
@@ -180,6 +205,7 @@ class LightSpan implements SdkSpan {
     if (!isTime && attributesOrTime)
       for (const [key, value] of Object.entries(attributesOrTime))
         if (isAttributeValue(value)) attributes[key] = value;
+    if (this.events === NONE) this.events = [];
     this.events.push({
       name,
       attributes,
@@ -190,7 +216,9 @@ class LightSpan implements SdkSpan {
   }
 
   addLink(link: Link): this {
-    if (!this.done) this.links.push(link);
+    if (this.done) return this;
+    if (this.links === NONE) this.links = [];
+    this.links.push(link);
     return this;
   }
 

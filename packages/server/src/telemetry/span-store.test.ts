@@ -42,4 +42,38 @@ describe('InMemorySpanStore limits', () => {
     recordTurns(store, ['d', 'e', 'f']);
     expect(store.listTraces().traces).toHaveLength(5);
   });
+
+  it('forgets written traces but keeps each session’s latest spans for a late event link', () => {
+    const store = new InMemorySpanStore();
+    const annotated: string[] = [];
+    store.subscribe((record, annotation) => {
+      if (annotation) annotated.push(String(record.attributes['gcp.vertex.agent.event_id']));
+    });
+    recordTurns(store, ['s1', 's2']);
+    const [second, first] = store.listTraces().traces;
+    store.forgetWritten([first?.trace_id ?? '', 'unknown-trace']);
+    // The written trace is read from the persistent store now; the other stays here.
+    expect(store.traceSpans(first?.trace_id ?? '')).toEqual([]);
+    expect(store.sessionSpans('s1')).toEqual([]);
+    expect(store.eventTrace('event-s1')).toBeUndefined();
+    expect(store.listTraces().traces.map((t) => t.trace_id)).toEqual([second?.trace_id]);
+    expect(store.eventTrace('event-s2')).toMatchObject({ 'gen_ai.operation.name': 'chat' });
+
+    // A turn whose event is linked only after its trace was written: the link still reaches the
+    // session's latest model call, and the writer is told (it writes the span again).
+    const tracer = new LightTracerProvider(api, [store]).getTracer('test');
+    const root = tracer.startSpan('invocation', { attributes: { 'gen_ai.conversation.id': 's3' } });
+    tracer
+      .startSpan(
+        'call_llm',
+        { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.conversation.id': 's3' } },
+        api.trace.setSpan(api.context.active(), root),
+      )
+      .end();
+    root.end();
+    store.forgetWritten([root.spanContext().traceId]);
+    store.linkEvent('s3', 'late-event', 'llm');
+    expect(store.eventTrace('late-event')).toMatchObject({ 'gen_ai.conversation.id': 's3' });
+    expect(annotated).toEqual(['event-s1', 'event-s2', 'late-event']);
+  });
 });

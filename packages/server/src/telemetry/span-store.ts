@@ -304,22 +304,48 @@ export class InMemorySpanStore implements SpanProcessor {
     if (!slot) {
       slot = {};
       this.latest.set(sessionId, slot);
+      // Sessions whose traces were all handed to a persistent store keep their slot (see
+      // `forgetWritten`); this bound lets the oldest go.
+      evictOldest(this.latest, this.maxTraces);
     }
     return slot;
   }
 
-  /** Drops the session bookkeeping of a trace no longer kept. */
-  private forgetTrace(oldest: string): void {
+  /**
+   * Drops the session bookkeeping of a trace no longer kept, and the session's latest spans when
+   * it has no trace left (`keepLatest`: they stay, for an event still to be linked).
+   */
+  private forgetTrace(oldest: string, keepLatest = false): void {
     for (const sessionId of this.traceSessions.get(oldest) ?? []) {
       const ids = this.sessions.get(sessionId);
       if (!ids) continue;
       ids.delete(oldest);
       if (ids.size === 0) {
         this.sessions.delete(sessionId);
-        this.latest.delete(sessionId);
+        if (!keepLatest) this.latest.delete(sessionId);
       }
     }
     this.traceSessions.delete(oldest);
+  }
+
+  /**
+   * Forgets ended traces that a persistent trace store now holds: the trace routes read them from
+   * there, so the process keeps only the spans not written yet. Spans kept for less time are
+   * collected young instead of filling the old generation that major collections walk. Each
+   * session's latest model and tool spans stay until newer ones replace them, so an event linked
+   * after its trace was written still reaches its span (the annotation is written again).
+   */
+  forgetWritten(traceIds: Iterable<string>): void {
+    for (const traceId of traceIds) {
+      const spans = this.traces.get(traceId);
+      if (!spans) continue;
+      this.traces.delete(traceId);
+      this.forgetTrace(traceId, true);
+      for (const record of spans) {
+        const eventId = record.attributes[EVENT_ID_ATTRIBUTE];
+        if (typeof eventId === 'string' && this.events.get(eventId) === record) this.events.delete(eventId);
+      }
+    }
   }
 
   /**

@@ -9,9 +9,10 @@ import type { InMemorySpanStore } from './span-store.js';
 const MS = 1e6;
 
 // Like the span store, a record handed over again (the same object) is an annotation.
-function source(): { store: InMemorySpanStore; emit(record: StoredSpan): void } {
+function source(): { store: InMemorySpanStore; emit(record: StoredSpan): void; forgotten: string[] } {
   let listener: ((record: StoredSpan, annotation: boolean) => void) | undefined;
   const emitted = new WeakSet<StoredSpan>();
+  const forgotten: string[] = [];
   const store = {
     subscribe(l: (record: StoredSpan, annotation: boolean) => void) {
       listener = l;
@@ -19,9 +20,13 @@ function source(): { store: InMemorySpanStore; emit(record: StoredSpan): void } 
         listener = undefined;
       };
     },
+    forgetWritten(traceIds: Iterable<string>) {
+      forgotten.push(...traceIds);
+    },
   } as unknown as InMemorySpanStore;
   return {
     store,
+    forgotten,
     emit: (record) => {
       const annotation = emitted.has(record);
       emitted.add(record);
@@ -61,7 +66,7 @@ function span(traceId: string, spanId: string, parent: string | null, endMs: num
 
 describe('TraceWriter', () => {
   it('writes a running trace’s spans with its summary once the run ends, event links included', async () => {
-    const { store: from, emit } = source();
+    const { store: from, emit, forgotten } = source();
     const { store: to, writes } = recorder();
     const writer = new TraceWriter(from, to, logger, { flushIntervalMs: 5, pruneIntervalMs: 0 });
     try {
@@ -84,6 +89,8 @@ describe('TraceWriter', () => {
         trace_id: 't1',
         span_count: 2,
       });
+      // The process then forgets the written trace: the routes read it from the store.
+      expect(forgotten).toEqual(['t1']);
     } finally {
       await writer.close();
     }
@@ -115,7 +122,7 @@ describe('TraceWriter', () => {
   });
 
   it('keeps a failed batch and writes it with the next one', async () => {
-    const { store: from, emit } = source();
+    const { store: from, emit, forgotten } = source();
     const { store: to, writes } = recorder();
     let failures = 1;
     const flaky = {
@@ -147,6 +154,8 @@ describe('TraceWriter', () => {
           .sort(),
       ).toEqual(['c5', 'r5']);
       expect(writes.flatMap((w) => w.traces)[0]).toMatchObject({ trace_id: 't5', span_count: 2 });
+      // Forgotten once, after the write that succeeded.
+      expect(forgotten).toEqual(['t5']);
     } finally {
       await writer.close();
     }

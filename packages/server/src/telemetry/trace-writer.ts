@@ -47,7 +47,7 @@ export class TraceWriter {
   private readonly maxPending: number;
 
   constructor(
-    source: InMemorySpanStore,
+    private readonly source: InMemorySpanStore,
     private readonly store: TraceStore,
     private readonly logger: AdkServerLogger,
     options: TraceWriterOptions = {},
@@ -125,8 +125,10 @@ export class TraceWriter {
     this.held = this.pending.size;
     const traces = [...this.summaries.values()];
     this.summaries = new Map();
+    let written = false;
     try {
       await this.store.writeSpans(spans, traces);
+      written = true;
     } catch (error) {
       this.warn('writing', error);
       // Back in the queue for the next batch, within the bound (a span annotated meanwhile is the
@@ -137,6 +139,8 @@ export class TraceWriter {
         if (!this.summaries.has(trace.trace_id)) this.summaries.set(trace.trace_id, trace);
       if (!this.closed) this.schedule(Math.max(this.flushIntervalMs, 1000));
     }
+    // Each summary's trace went out whole: the routes read it from the store now.
+    if (written) this.source.forgetWritten(traces.map((trace) => trace.trace_id));
     if (this.dropped > 0) {
       this.logger.warn(`Trace store: ${this.dropped} spans dropped while writes were behind.`);
       this.dropped = 0;
