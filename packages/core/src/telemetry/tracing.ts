@@ -64,38 +64,6 @@ function tracer(): Tracer | undefined {
   return tracerOf.tracer;
 }
 
-/**
- * A context holding one value more than its parent. The API's own context copies its whole map on
- * every `setValue`; the runtime sets one span per agent, model call and tool call, so a link to the
- * parent (looked up through a few links at most) costs less per span. It is a complete `Context`:
- * any tracer, context manager or propagator reads it through `getValue`.
- */
-class ChainedContext implements Context {
-  constructor(
-    private readonly parent: Context,
-    private readonly key: symbol | undefined,
-    private readonly value: unknown,
-  ) {}
-
-  getValue(key: symbol): unknown {
-    let context: Context = this;
-    while (context instanceof ChainedContext) {
-      if (context.key === key) return context.value;
-      context = context.parent;
-    }
-    return context.getValue(key);
-  }
-
-  setValue(key: symbol, value: unknown): Context {
-    return new ChainedContext(this, key, value);
-  }
-
-  deleteValue(key: symbol): Context {
-    // Undefined is what a deleted key reads as, here and in the API's context.
-    return new ChainedContext(this, key, undefined);
-  }
-}
-
 /** Starts a child span of `parent`. `attributes` is only evaluated when the span records. */
 export function startSpan(
   name: string,
@@ -113,12 +81,7 @@ export function startSpan(
       : { span: undefined, context: parentContext };
   }
   if (attributes) span.setAttributes(attributes() as Attributes);
-  // `trace.setSpan` sets the span on the context it is given: a chained one adds a link.
-  const base =
-    parentContext instanceof ChainedContext
-      ? parentContext
-      : new ChainedContext(parentContext, undefined, undefined);
-  return { span, context: api.trace.setSpan(base, span) };
+  return { span, context: api.trace.setSpan(parentContext, span) };
 }
 
 export function setSpanAttributes(trace: TraceContext, attributes: () => SpanAttributes): void {
