@@ -76,4 +76,15 @@ describe('InMemorySpanStore limits', () => {
     expect(store.eventTrace('late-event')).toMatchObject({ 'gen_ai.conversation.id': 's3' });
     expect(annotated).toEqual(['event-s1', 'event-s2', 'late-event']);
   });
+
+  it('keeps span times at the microsecond precision a persistent store keeps', () => {
+    const store = new InMemorySpanStore();
+    const tracer = new LightTracerProvider(api, [store]).getTracer('test');
+    const span = tracer.startSpan('invocation', { startTime: [1_795_975_527, 410_173_689] });
+    span.end([1_795_975_527, 417_870_312]);
+    const [record] = store.traceSpans(span.spanContext().traceId);
+    // What SqlTraceStore gives back for it: whole microseconds, times 1000.
+    expect(record?.start_time).toBe(1_795_975_527_410_174 * 1000);
+    expect(record?.end_time).toBe(1_795_975_527_417_870 * 1000);
+  });
 });

@@ -61,8 +61,13 @@ export const PERSISTED_SPAN_LIMITS = { maxTraces: 500, maxEvents: 5000 } as cons
 
 const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
 
+/**
+ * An OpenTelemetry time as epoch nanoseconds at microsecond precision, the precision a persistent
+ * trace store keeps: a span reads the same from this process before its write and from the store
+ * after it (a double holds an epoch in nanoseconds only to about 256 ns anyway).
+ */
 function nanos([seconds, nanoseconds]: [number, number]): number {
-  return seconds * 1e9 + nanoseconds;
+  return (seconds * 1e6 + Math.round(nanoseconds / 1000)) * 1000;
 }
 
 /**
