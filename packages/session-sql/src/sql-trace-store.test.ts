@@ -161,6 +161,35 @@ for (const target of testDatabases()) {
       expect(stored.find((s) => s.name === 'call_llm')?.attributes.note).toBe('ab');
     });
 
+    it('writes the same span record again, annotated after its write, over its row', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('again') });
+      const { spans, summary } = trace('a1', Date.now());
+      await store.writeSpans(spans, [summary]);
+      const chat = spans[0] as StoredSpan;
+      chat.attributes['gcp.vertex.agent.event_id'] = 'ev-late';
+      await store.writeSpans([chat], []);
+      expect(await store.traceSpans('a1')).toHaveLength(3);
+      expect(await store.eventSpan('ev-late')).toMatchObject({ span_id: 'a1-chat' });
+    });
+
+    it('writes a batch sent again after a write that had committed (a retry) as upserts', async () => {
+      const store = new SqlTraceStore({ db, tablePrefix: prefix('retry') });
+      const { spans, summary } = trace('r1', Date.now());
+      await store.writeSpans(spans, [summary]);
+      // The same rows as new objects, as a retry after an ambiguous failure would send them.
+      const copies = spans.map((span) => ({ ...span, attributes: { ...span.attributes, retried: true } }));
+      await store.writeSpans(copies, [{ ...summary, span_count: 4 }]);
+      expect((await store.listTraces()).traces).toMatchObject([{ trace_id: 'r1', span_count: 4 }]);
+      expect((await store.traceSpans('r1')).map((span) => span.attributes.retried)).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      // Only summaries sent again: the same.
+      await store.writeSpans([], [{ ...summary, span_count: 5 }]);
+      expect((await store.listTraces()).traces).toMatchObject([{ trace_id: 'r1', span_count: 5 }]);
+    });
+
     it('keeps the last version of a span or summary given twice in one batch, and strips NUL from every text', async () => {
       const store = new SqlTraceStore({ db, tablePrefix: prefix('twice') });
       const { spans, summary } = trace('d1', Date.now());
