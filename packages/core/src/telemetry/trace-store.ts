@@ -97,15 +97,13 @@ export interface TraceStore {
 /** The attribute that links a span to the event it produced (as ADK records it). */
 export const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
 
-const SESSION_KEYS = ['gen_ai.conversation.id', 'gcp.vertex.agent.session_id'];
-
-/** The session a span belongs to, from its attributes. */
+/** The session a span belongs to, from its attributes (GenAI's conversation id, else ADK's own). */
 export function spanSessionId(span: StoredSpan): string | undefined {
-  for (const key of SESSION_KEYS) {
-    const value = span.attributes[key];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
+  const a = span.attributes;
+  const id = a['gen_ai.conversation.id'];
+  if (typeof id === 'string') return id;
+  const legacy = a['gcp.vertex.agent.session_id'];
+  return typeof legacy === 'string' ? legacy : undefined;
 }
 
 function numberAttribute(span: StoredSpan, key: string): number {

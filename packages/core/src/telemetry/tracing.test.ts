@@ -88,11 +88,6 @@ describe('telemetry', () => {
     expect(context.getValue(other)).toBeUndefined();
     expect(trace.getSpan(context)).toBe(inner.span);
     expect(trace.getSpan(outer.context as typeof ROOT_CONTEXT)).toBe(outer.span);
-    // Set and delete give new contexts and leave this one as it was.
-    expect(context.setValue(other, 1).getValue(other)).toBe(1);
-    expect(context.deleteValue(key).getValue(key)).toBeUndefined();
-    expect(context.getValue(key)).toBe('kept');
-    expect(trace.getSpan(trace.deleteSpan(context))).toBeUndefined();
     endSpan(inner);
     endSpan(outer);
     const [innerSpan, outerSpan] = exporter.getFinishedSpans().slice(-2);

@@ -69,6 +69,17 @@ function isAttributeValue(value: unknown): value is AttributeValue {
   return true;
 }
 
+/** Whether a span takes `value` under `key` (a named key, an attribute value). */
+function acceptsAttribute(key: string, value: unknown): value is AttributeValue {
+  return key !== '' && isAttributeValue(value);
+}
+
+/** Whether a span takes every entry of `attributes` (listed in `keys`) as it is. */
+function acceptsAll(attributes: SpanAttributes, keys: readonly string[]): boolean {
+  for (const key of keys) if (!acceptsAttribute(key, attributes[key])) return false;
+  return true;
+}
+
 function millisToHr(ms: number): HrTime {
   const seconds = Math.trunc(ms / 1000);
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
@@ -167,7 +178,7 @@ class LightSpan implements SdkSpan {
   }
 
   setAttribute(key: string, value: unknown): this {
-    if (this.done || key === '' || !isAttributeValue(value)) return this;
+    if (this.done || !acceptsAttribute(key, value)) return this;
     this.attributes[key] = value;
     this.bare = false;
     return this;
@@ -177,19 +188,10 @@ class LightSpan implements SdkSpan {
     if (this.done) return this;
     const keys = Object.keys(attributes);
     // A span's first attributes, all valid (the runtime's are): one copy of the whole map.
-    if (this.bare && keys.length > 0) {
-      let valid = true;
-      for (const key of keys) {
-        if (key === '' || !isAttributeValue(attributes[key])) {
-          valid = false;
-          break;
-        }
-      }
-      if (valid) {
-        this.attributes = { ...attributes } as Attributes;
-        this.bare = false;
-        return this;
-      }
+    if (this.bare && keys.length > 0 && acceptsAll(attributes, keys)) {
+      this.attributes = { ...attributes } as Attributes;
+      this.bare = false;
+      return this;
     }
     for (const key of keys) this.setAttribute(key, attributes[key]);
     return this;

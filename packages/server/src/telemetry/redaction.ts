@@ -158,14 +158,33 @@ export function redactAttributes(
     if (!Object.hasOwn(attributes, key) || isIdentifier(key)) continue;
     const value = attributes[key];
     if (typeof value === 'string') {
+      // An empty text (an agent without a description) has nothing to mask.
+      if (value === '') continue;
       const masked = redact(value);
       if (masked !== value) changed[key] = masked;
-    } else if (Array.isArray(value) && value.some((v) => typeof v === 'string')) {
-      const masked = value.map((v) => (typeof v === 'string' ? redact(v) : v));
-      if (masked.some((v, i) => v !== value[i])) changed[key] = masked as string[];
+    } else if (Array.isArray(value)) {
+      const masked = redactList(value, redact);
+      if (masked) changed[key] = masked;
     }
   }
   return changed;
+}
+
+/**
+ * A list attribute with its texts masked, or undefined when none changed. A plain loop that copies
+ * the list only at its first change: this runs for every list attribute of every span.
+ */
+function redactList(list: readonly unknown[], redact: TextRedactor): string[] | undefined {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string' || item === '') continue;
+    const masked = redact(item);
+    if (masked === item) continue;
+    out ??= list.slice();
+    out[i] = masked;
+  }
+  return out as string[] | undefined;
 }
 
 /** The content capture mode from the environment: `ADK_TRACE_CONTENT`, else OpenTelemetry's GenAI opt-in. */
