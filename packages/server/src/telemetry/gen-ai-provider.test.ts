@@ -11,5 +11,9 @@ describe('genAiProviderName', () => {
     expect(genAiProviderName('ollama/llama3')).toBe('ollama');
     expect(genAiProviderName('vertex/gemini-2.5-pro')).toBe('gcp.vertex_ai');
     expect(genAiProviderName('scripted')).toBeUndefined();
+    // Asked again (answered from what was worked out the first time): the same.
+    expect(genAiProviderName('scripted')).toBeUndefined();
+    expect(genAiProviderName('gpt-4.1-mini')).toBe('openai');
+    expect(genAiProviderName(' Claude-Sonnet-4-5 ')).toBe('anthropic');
   });
 });

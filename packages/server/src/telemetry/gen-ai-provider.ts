@@ -3,6 +3,19 @@
  * vendor model name, or a `provider/model` registry name). Undefined when it cannot be told.
  */
 export function genAiProviderName(model: string): string | undefined {
+  // Every model call asks, for the same few models: each name is worked out once.
+  let known = providers.get(model);
+  if (known === undefined) {
+    known = providerOf(model) ?? null;
+    if (providers.size < 1000) providers.set(model, known);
+  }
+  return known ?? undefined;
+}
+
+/** The provider of each model name seen (null: cannot be told); bounded, names are the app's own. */
+const providers = new Map<string, string | null>();
+
+function providerOf(model: string): string | undefined {
   const m = model.trim().toLowerCase();
   const slash = m.indexOf('/');
   if (slash > 0) {
