@@ -1,5 +1,5 @@
 import { type StoredSpan, TraceSummarizer, type TraceSummary } from '@adk/core';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteTitle, tableIndexes, testDatabases } from './__fixtures__/databases.js';
 import { type AnyKysely, SqlTraceStore } from './index.js';
@@ -9,6 +9,24 @@ import { sessionMigrator } from './schema/migrations.js';
 // linked to events, and pruned by age and count.
 
 const MS = 1e6;
+
+/**
+ * Records each trace write statement a store sends (before it runs, so a failed one is listed too):
+ * `insert` for a plain insert, `upsert` for one with conflict handling.
+ */
+function recordTraceWrites(): { plugin: KyselyPlugin; kinds: string[] } {
+  const kinds: string[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery({ node }) {
+      // The statement's text is in its raw nodes' fragments (values may be bigints).
+      const text = JSON.stringify(node, (_key, value) => (typeof value === 'bigint' ? String(value) : value));
+      if (text.includes('jsonb_to_recordset')) kinds.push(text.includes('on conflict') ? 'upsert' : 'insert');
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  return { plugin, kinds };
+}
 
 function trace(
   id: string,
@@ -161,8 +179,9 @@ for (const target of testDatabases()) {
       expect(stored.find((s) => s.name === 'call_llm')?.attributes.note).toBe('ab');
     });
 
-    it('writes the same span record again, annotated after its write, over its row', async () => {
-      const store = new SqlTraceStore({ db, tablePrefix: prefix('again') });
+    it('writes the same span record again, annotated after its write, as an upsert at once', async () => {
+      const writes = recordTraceWrites();
+      const store = new SqlTraceStore({ db: db.withPlugin(writes.plugin), tablePrefix: prefix('again') });
       const { spans, summary } = trace('a1', Date.now());
       await store.writeSpans(spans, [summary]);
       const chat = spans[0] as StoredSpan;
@@ -170,10 +189,13 @@ for (const target of testDatabases()) {
       await store.writeSpans([chat], []);
       expect(await store.traceSpans('a1')).toHaveLength(3);
       expect(await store.eventSpan('ev-late')).toMatchObject({ span_id: 'a1-chat' });
+      // Postgres: a plain insert for the new rows, then one upsert (no failed plain insert first).
+      if (target.name !== 'sqlite') expect(writes.kinds).toEqual(['insert', 'upsert']);
     });
 
     it('writes a batch sent again after a write that had committed (a retry) as upserts', async () => {
-      const store = new SqlTraceStore({ db, tablePrefix: prefix('retry') });
+      const writes = recordTraceWrites();
+      const store = new SqlTraceStore({ db: db.withPlugin(writes.plugin), tablePrefix: prefix('retry') });
       const { spans, summary } = trace('r1', Date.now());
       await store.writeSpans(spans, [summary]);
       // The same rows as new objects, as a retry after an ambiguous failure would send them.
@@ -188,7 +210,33 @@ for (const target of testDatabases()) {
       // Only summaries sent again: the same.
       await store.writeSpans([], [{ ...summary, span_count: 5 }]);
       expect((await store.listTraces()).traces).toMatchObject([{ trace_id: 'r1', span_count: 5 }]);
+      // Postgres: each batch sent again was tried as a plain insert, which met its rows, then upserted.
+      if (target.name !== 'sqlite')
+        expect(writes.kinds).toEqual(['insert', 'insert', 'upsert', 'insert', 'upsert']);
     });
+
+    it('writes a batch of several statements again, whole, as upserts when its last statement meets a row', async () => {
+      const writes = recordTraceWrites();
+      const store = new SqlTraceStore({ db: db.withPlugin(writes.plugin), tablePrefix: prefix('large') });
+      const first = trace('big', Date.now());
+      await store.writeSpans(first.spans, [first.summary]);
+      // More spans than one statement carries (5,000 on Postgres): one transaction of two statements,
+      // the first all new, the second with the three rows written above (as a retry would send them).
+      const many: StoredSpan[] = Array.from({ length: 5200 }, (_, i) => ({
+        ...(first.spans[2] as StoredSpan),
+        span_id: `big-${i}`,
+        parent_span_id: 'big-root',
+        name: 'execute_tool lookup',
+      }));
+      const copies = first.spans.map((span) => ({ ...span, attributes: { ...span.attributes, again: 1 } }));
+      await store.writeSpans([...many, ...copies], []);
+      const stored = await store.traceSpans('big');
+      expect(stored).toHaveLength(5203);
+      expect(stored.filter((span) => span.attributes.again === 1)).toHaveLength(3);
+      // Postgres: the plain transaction's second statement failed; the whole batch went again as upserts.
+      if (target.name !== 'sqlite')
+        expect(writes.kinds).toEqual(['insert', 'insert', 'insert', 'upsert', 'upsert']);
+    }, 60_000);
 
     it('keeps the last version of a span or summary given twice in one batch, and strips NUL from every text', async () => {
       const store = new SqlTraceStore({ db, tablePrefix: prefix('twice') });

@@ -271,8 +271,9 @@ function decodeCursor(cursor: string): { startUs: number; traceId: string } {
 /**
  * Finished spans and trace summaries in the sessions' database (tables `<prefix>spans` and
  * `<prefix>traces`), shared by every process on it. A span written again (a payload or event link
- * added after its write) replaces the earlier row: a batch with such a span is written as upserts by
- * trace and span id; others are plain inserts.
+ * added after its write) replaces the earlier row: writes are upserts by trace and span id, except
+ * on Postgres for a batch of spans not written before, which is a plain insert (and upserts should
+ * one of its rows exist after all).
  */
 export class SqlTraceStore extends SqlStore implements TraceStore {
   /**
@@ -297,8 +298,9 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
   /**
    * One batch: its spans and summaries are committed together, so that a span stored without its
    * own session (found through its summary's) is never left without that summary by a failed or
-   * interrupted write. Postgres sends a batch as one statement; SQLite (and a Postgres batch over
-   * one statement's rows) in one transaction.
+   * interrupted write. Postgres sends a batch as one statement (sent a second time, as upserts, when
+   * a plain insert meets an existing row); SQLite (and a Postgres batch over one statement's rows) in
+   * one transaction.
    */
   async writeSpans(spans: readonly StoredSpan[], traces: readonly TraceSummary[]): Promise<void> {
     if (spans.length === 0 && traces.length === 0) return;
@@ -319,7 +321,7 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
       try {
         await write(again);
       } catch (error) {
-        if (again || (error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        if (again || (error as { code?: unknown } | undefined)?.code !== UNIQUE_VIOLATION) throw error;
         await write(true);
       }
       for (const span of uniqueSpans) this.written.add(span);

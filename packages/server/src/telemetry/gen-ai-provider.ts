@@ -1,3 +1,6 @@
+/** The provider of each model name seen (null: cannot be told); bounded, names are the app's own. */
+const providers = new Map<string, string | null>();
+
 /**
  * The OpenTelemetry GenAI `gen_ai.provider.name` for a model name as ADK agents spell it (a bare
  * vendor model name, or a `provider/model` registry name). Undefined when it cannot be told.
@@ -11,9 +14,6 @@ export function genAiProviderName(model: string): string | undefined {
   }
   return known ?? undefined;
 }
-
-/** The provider of each model name seen (null: cannot be told); bounded, names are the app's own. */
-const providers = new Map<string, string | null>();
 
 function providerOf(model: string): string | undefined {
   const m = model.trim().toLowerCase();
