@@ -1,4 +1,5 @@
 import {
+  EVENT_ID_ATTRIBUTE,
   type PriceTable,
   priceTable,
   type StoredSpan,
@@ -58,8 +59,6 @@ export const IN_MEMORY_SPAN_LIMITS = { maxTraces: 2000, maxEvents: 20000 } as co
  * written yet (a second or two of traffic) and the event links of the turns running now.
  */
 export const PERSISTED_SPAN_LIMITS = { maxTraces: 500, maxEvents: 5000 } as const;
-
-const EVENT_ID_ATTRIBUTE = 'gcp.vertex.agent.event_id';
 
 /**
  * An OpenTelemetry time as epoch nanoseconds at microsecond precision, the precision a persistent
