@@ -108,6 +108,20 @@ function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
   return byKey.size === items.length ? [...items] : [...byKey.values()];
 }
 
+/**
+ * The spans of a batch, the last of each (trace, span) id pair kept. Span ids are random and 64 bits
+ * long, so a batch is first checked by span id alone (no key text built per span); only a batch in
+ * which a span id repeats is sorted out by both ids.
+ */
+function uniqueSpans(spans: readonly StoredSpan[]): readonly StoredSpan[] {
+  const seen = new Set<string>();
+  for (const span of spans) {
+    const size = seen.size;
+    if (seen.add(span.span_id).size === size) return lastByKey(spans, (s) => `${s.trace_id}/${s.span_id}`);
+  }
+  return spans;
+}
+
 /** The session of each trace whose summary a batch writes, by trace id. */
 function summarySessions(traces: readonly TraceSummary[]): Map<string, string | null> {
   const sessions = new Map<string, string | null>();
@@ -306,25 +320,23 @@ export class SqlTraceStore extends SqlStore implements TraceStore {
     if (spans.length === 0 && traces.length === 0) return;
     await this.ready();
     if (this.family === 'postgres') {
-      const uniqueSpans = lastByKey(spans, (s) => `${s.trace_id}/${s.span_id}`);
+      const batch = uniqueSpans(spans);
       const uniqueTraces = lastByKey(traces, (t) => t.trace_id);
       const write = (upsert: boolean) =>
-        Math.max(uniqueSpans.length, uniqueTraces.length) <= ROWS_PER_JSON_STATEMENT
-          ? this.writeSpansAsJson(this.db, uniqueSpans, uniqueTraces, upsert)
-          : this.db
-              .transaction()
-              .execute((trx) => this.writeSpansAsJson(trx, uniqueSpans, uniqueTraces, upsert));
+        Math.max(batch.length, uniqueTraces.length) <= ROWS_PER_JSON_STATEMENT
+          ? this.writeSpansAsJson(this.db, batch, uniqueTraces, upsert)
+          : this.db.transaction().execute((trx) => this.writeSpansAsJson(trx, batch, uniqueTraces, upsert));
       // A batch of spans this store has not written before is inserted without conflict handling (a
       // quarter less of the database's work per batch). Should a row exist after all (a retried write
       // that had committed, or a summary sent again), the batch is written again as upserts.
-      const again = uniqueSpans.some((s) => this.written.has(s));
+      const again = batch.some((s) => this.written.has(s));
       try {
         await write(again);
       } catch (error) {
         if (again || (error as { code?: unknown } | undefined)?.code !== UNIQUE_VIOLATION) throw error;
         await write(true);
       }
-      for (const span of uniqueSpans) this.written.add(span);
+      for (const span of batch) this.written.add(span);
       return;
     }
     await this.db.transaction().execute((trx) => this.writeSpansAsValues(trx, spans, traces));

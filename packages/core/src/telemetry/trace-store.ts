@@ -134,9 +134,10 @@ export class TraceSummarizer {
 
   /** Counts a span; returns the trace's summary when the span is the trace's run or root span. */
   add(span: StoredSpan): TraceSummary | undefined {
-    if (this.done.has(span.trace_id)) return undefined;
     let stats = this.open.get(span.trace_id);
     if (!stats) {
+      // An open trace is never done: only a trace's first span (or one after its summary) asks.
+      if (this.done.has(span.trace_id)) return undefined;
       stats = { spans: 0, errors: 0, input: 0, output: 0, cost: 0, session: null };
       this.open.set(span.trace_id, stats);
       evictOldest(this.open, this.maxOpen);

@@ -75,10 +75,11 @@ function nanos([seconds, nanoseconds]: [number, number]): number {
  * you set up OpenTelemetry yourself. Bounded: the oldest traces go first.
  */
 export class InMemorySpanStore implements SpanProcessor {
+  /**
+   * The kept traces' spans, oldest trace first. The only index a span's end updates: a session's
+   * spans are found by a scan (`sessionSpans`, a debug route), not kept in maps of their own.
+   */
   private readonly traces = new Map<string, SpanRecord[]>();
-  private readonly sessions = new Map<string, Set<string>>();
-  /** The sessions each kept trace touched, so dropping a trace visits only those. */
-  private readonly traceSessions = new Map<string, Set<string>>();
   /** Latest finished model / tool span per session, waiting for the event it produced. */
   private readonly latest = new Map<string, { llm?: SpanRecord; tool?: SpanRecord }>();
   private readonly events = new Map<string, SpanRecord>();
@@ -227,25 +228,14 @@ export class InMemorySpanStore implements SpanProcessor {
     if (!spans) {
       spans = [];
       this.traces.set(record.trace_id, spans);
-      evictOldest(this.traces, this.maxTraces, (id) => this.forgetTrace(id));
+      evictOldest(this.traces, this.maxTraces);
     }
     spans.push(record);
-    const sessionId = spanSessionId(record);
-    if (sessionId) {
-      let ids = this.sessions.get(sessionId);
-      if (!ids) {
-        ids = new Set();
-        this.sessions.set(sessionId, ids);
-      }
-      ids.add(record.trace_id);
-      let touched = this.traceSessions.get(record.trace_id);
-      if (!touched) {
-        touched = new Set();
-        this.traceSessions.set(record.trace_id, touched);
-      }
-      touched.add(sessionId);
-      if (isModelCallSpan(span)) this.slot(sessionId).llm = record;
-      else if (span.name.startsWith('execute_tool')) this.slot(sessionId).tool = record;
+    // The session's latest model and tool spans wait for the events they produced.
+    const kind = isModelCallSpan(span) ? 'llm' : span.name.startsWith('execute_tool') ? 'tool' : undefined;
+    if (kind) {
+      const sessionId = spanSessionId(record);
+      if (sessionId) this.slot(sessionId)[kind] = record;
     }
     this.notify(record, false);
   }
@@ -308,28 +298,11 @@ export class InMemorySpanStore implements SpanProcessor {
     if (!slot) {
       slot = {};
       this.latest.set(sessionId, slot);
-      // Sessions whose traces were all handed to a persistent store keep their slot (see
-      // `forgetWritten`); this bound lets the oldest go.
+      // A slot outlives its session's traces (their spans may be written and forgotten before the
+      // event is linked); this bound lets the oldest go.
       evictOldest(this.latest, this.maxTraces);
     }
     return slot;
-  }
-
-  /**
-   * Drops the session bookkeeping of a trace no longer kept, and the session's latest spans when
-   * it has no trace left (`keepLatest`: they stay, for an event still to be linked).
-   */
-  private forgetTrace(oldest: string, keepLatest = false): void {
-    for (const sessionId of this.traceSessions.get(oldest) ?? []) {
-      const ids = this.sessions.get(sessionId);
-      if (!ids) continue;
-      ids.delete(oldest);
-      if (ids.size === 0) {
-        this.sessions.delete(sessionId);
-        if (!keepLatest) this.latest.delete(sessionId);
-      }
-    }
-    this.traceSessions.delete(oldest);
   }
 
   /**
@@ -344,7 +317,6 @@ export class InMemorySpanStore implements SpanProcessor {
       const spans = this.traces.get(traceId);
       if (!spans) continue;
       this.traces.delete(traceId);
-      this.forgetTrace(traceId, true);
       for (const record of spans) {
         const eventId = record.attributes[EVENT_ID_ATTRIBUTE];
         if (typeof eventId === 'string' && this.events.get(eventId) === record) this.events.delete(eventId);
@@ -432,10 +404,9 @@ export class InMemorySpanStore implements SpanProcessor {
 
   /** Every kept span of the traces that touched the session, oldest first. */
   sessionSpans(sessionId: string): SpanRecord[] {
-    const ids = this.sessions.get(sessionId);
-    if (!ids) return [];
     const out: SpanRecord[] = [];
-    for (const id of ids) out.push(...(this.traces.get(id) ?? []));
+    for (const spans of this.traces.values())
+      if (spans.some((span) => spanSessionId(span) === sessionId)) out.push(...spans);
     return out.sort((a, b) => a.start_time - b.start_time);
   }
 

@@ -161,6 +161,39 @@ describe('TraceWriter', () => {
     }
   });
 
+  it('holds at most maxPending spans while the database is down, and says how many it dropped', async () => {
+    const { store: from, emit } = source();
+    const { store: to, writes } = recorder();
+    let down = true;
+    const failing = {
+      ...to,
+      writeSpans: async (spans: readonly StoredSpan[], traces: readonly TraceSummary[]) => {
+        if (down) throw new Error('database down');
+        return to.writeSpans(spans, traces);
+      },
+    } as TraceStore;
+    const warnings: string[] = [];
+    // A write only when told (flush): the spans below all wait in the writer.
+    const writer = new TraceWriter(
+      from,
+      failing,
+      { ...logger, warn: (m: string) => warnings.push(m) },
+      { flushIntervalMs: 60_000, batchSize: 1000, maxPending: 4, pruneIntervalMs: 0 },
+    );
+    try {
+      const now = Date.now();
+      for (let i = 0; i < 10; i++) emit(span(`t${i}`, `s${i}`, 'open', now));
+      await writer.flush();
+      expect(warnings).toContain('Trace store: 6 spans dropped while writes were behind.');
+      down = false;
+      await writer.flush();
+      // The first four spans, each written once.
+      expect(writes.flatMap((w) => w.spans.map((s) => s.span_id))).toEqual(['s0', 's1', 's2', 's3']);
+    } finally {
+      await writer.close();
+    }
+  });
+
   it('writes a span of a trace that does not end after holdMs, and everything on flush', async () => {
     const { store: from, emit } = source();
     const { store: to, writes } = recorder();

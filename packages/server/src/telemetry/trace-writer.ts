@@ -23,12 +23,18 @@ export interface TraceWriterOptions {
 
 /**
  * Copies the spans the in-process store receives to a persistent trace store, in batches, off the
- * request path: a span's end only puts it in a set; a timer (or a full batch) writes the spans of
+ * request path: a span's end only appends it to a list; a timer (or a full batch) writes the spans of
  * the traces that ended (and those held longer than `holdMs`) with their summaries. A failed write
  * is logged and its spans retried with the next batch, never surfaced to a run.
  */
 export class TraceWriter {
   private pending = new Set<StoredSpan>();
+  /**
+   * Spans told since the last write, and whether each was told at its end (not as an annotation):
+   * a span's end only appends here; the pending set and the summaries take them a batch at a time.
+   */
+  private told: StoredSpan[] = [];
+  private toldAtEnd: boolean[] = [];
   private summaries = new Map<string, TraceSummary>();
   private readonly summarizer = new TraceSummarizer();
   private readonly unsubscribe: () => void;
@@ -68,17 +74,33 @@ export class TraceWriter {
 
   private add(record: StoredSpan, annotation: boolean): void {
     if (this.closed) return;
-    // The store hands over one record object per span and annotates that same object, so pending
-    // spans are kept by identity: an annotated span still pending goes out in its newest state.
-    if (!this.pending.has(record)) {
-      if (this.pending.size >= this.maxPending) {
+    this.told.push(record);
+    this.toldAtEnd.push(!annotation);
+    // While writes are behind (a slow or unreachable database), the pending set's bound applies.
+    if (this.told.length >= this.maxPending) this.absorb();
+    if (this.pending.size + this.told.length - this.held >= this.batchSize) this.schedule(0);
+    else this.schedule(this.flushIntervalMs);
+  }
+
+  /** Takes the spans told since the last write into the pending set and the summaries. */
+  private absorb(): void {
+    const told = this.told;
+    const atEnd = this.toldAtEnd;
+    if (told.length === 0) return;
+    this.told = [];
+    this.toldAtEnd = [];
+    for (let i = 0; i < told.length; i++) {
+      const record = told[i] as StoredSpan;
+      // The store hands over one record object per span and annotates that same object, so pending
+      // spans are kept by identity: an annotated span still pending goes out in its newest state.
+      // Within the bound, adding is the test; at the bound, a span not pending already is dropped.
+      if (this.pending.size < this.maxPending) this.pending.add(record);
+      else if (!this.pending.has(record)) {
         this.dropped += 1;
-        return;
+        continue;
       }
-      this.pending.add(record);
-    }
-    // Summaries count a span once, at its end (an annotation adds no span).
-    if (!annotation) {
+      // Summaries count a span once, at its end (an annotation adds no span).
+      if (!atEnd[i]) continue;
       const summary = this.summarizer.add(record);
       if (summary) {
         this.summaries.set(summary.trace_id, summary);
@@ -86,8 +108,6 @@ export class TraceWriter {
         evictOldest(this.ended, 10_000);
       }
     }
-    if (this.pending.size - this.held >= this.batchSize) this.schedule(0);
-    else this.schedule(this.flushIntervalMs);
   }
 
   private schedule(delay: number): void {
@@ -108,6 +128,7 @@ export class TraceWriter {
 
   /** `all`: every pending span; else those of ended traces and those held longer than `holdMs`. */
   private async write(all: boolean): Promise<void> {
+    this.absorb();
     if (this.pending.size === 0 && this.summaries.size === 0) return;
     let spans: StoredSpan[];
     if (all) {
