@@ -268,23 +268,19 @@ async function* callModel(
     if (!final) throw new ConfigError(`Model "${request.model}" returned no response`);
     if (isErrorResponse(final))
       throw Object.assign(new Error(final.errorMessage ?? final.errorCode), { response: final });
-    setSpanAttributes(trace, () => ({
-      ...(final?.usageMetadata?.promptTokenCount !== undefined
-        ? { [GenAi.inputTokens]: final.usageMetadata.promptTokenCount }
-        : {}),
-      ...(final?.usageMetadata?.candidatesTokenCount !== undefined
-        ? { [GenAi.outputTokens]: final.usageMetadata.candidatesTokenCount }
-        : {}),
-      ...(final?.finishReason ? { [GenAi.finishReasons]: [final.finishReason] } : {}),
-      ...(final?.modelVersion ? { [GenAi.responseModel]: final.modelVersion } : {}),
-      // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
-      ...(final?.usageMetadata?.cachedContentTokenCount !== undefined
-        ? { 'adk.usage.cached_input_tokens': final.usageMetadata.cachedContentTokenCount }
-        : {}),
-      ...(final?.usageMetadata?.thoughtsTokenCount !== undefined
-        ? { 'adk.usage.reasoning_tokens': final.usageMetadata.thoughtsTokenCount }
-        : {}),
-    }));
+    // Absent values are left out by the span (no object spreads: this runs for every model call).
+    setSpanAttributes(trace, () => {
+      const usage = final?.usageMetadata;
+      return {
+        [GenAi.inputTokens]: usage?.promptTokenCount,
+        [GenAi.outputTokens]: usage?.candidatesTokenCount,
+        [GenAi.finishReasons]: final?.finishReason ? [final.finishReason] : undefined,
+        [GenAi.responseModel]: final?.modelVersion || undefined,
+        // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
+        'adk.usage.cached_input_tokens': usage?.cachedContentTokenCount,
+        'adk.usage.reasoning_tokens': usage?.thoughtsTokenCount,
+      };
+    });
   } catch (error) {
     if (gate?.tripped || isAdkError(error, 'GUARDRAIL_TRIPPED')) {
       endSpan(trace, gate?.tripped ?? error);

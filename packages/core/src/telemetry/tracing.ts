@@ -70,7 +70,8 @@ export function startSpan(
   parent: TraceContext,
   attributes?: () => SpanAttributes,
 ): TraceContext {
-  const t = tracer();
+  // A child of a recording span takes its parent's tracer: only a trace's root looks the provider up.
+  const t = parent.span && tracerOf ? tracerOf.tracer : tracer();
   if (!t || !api) return NO_TRACE;
   const parentContext = (parent.context as Context | undefined) ?? api.context.active();
   const span = t.startSpan(name, {}, parentContext);
