@@ -2,7 +2,7 @@ import { ConfigError, isAdkError, LiveNotSupportedError } from '../errors/errors
 import type { Content } from '../events/content.js';
 import { createEvent, type Event, type EventFields, hasActions } from '../events/event.js';
 import type { AgentHookArgs, MaybePromise } from '../plugins/plugin.js';
-import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
+import { endSpan, startSpan } from '../telemetry/tracing.js';
 import { CallbackContext } from './callback-context.js';
 import type { InvocationContext } from './invocation-context.js';
 
@@ -138,10 +138,10 @@ export abstract class BaseAgent {
     live: boolean,
   ): AsyncGenerator<Event, void, undefined> {
     const trace = startSpan(`invoke_agent ${this.name}`, parentContext.trace, () => ({
-      [GenAi.operationName]: 'invoke_agent',
-      [GenAi.agentName]: this.name,
-      [GenAi.agentDescription]: this.description,
-      [GenAi.conversationId]: parentContext.session.id,
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': this.name,
+      'gen_ai.agent.description': this.description,
+      'gen_ai.conversation.id': parentContext.session.id,
     }));
     const ctx = parentContext.with({ agent: this, trace });
     let failure: unknown;

@@ -13,7 +13,7 @@ import {
 import { GUARDRAILS_METADATA_KEY, type GuardrailRecord } from '../guardrails/guardrail.js';
 import { checkToolResult } from '../guardrails/load.js';
 import type { AgentHooks } from '../plugins/plugin.js';
-import { endSpan, GenAi, startSpan } from '../telemetry/tracing.js';
+import { endSpan, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { ToolArgumentsError } from '../tools/function-tool.js';
 import { ToolContext } from '../tools/tool-context.js';
@@ -95,12 +95,12 @@ export async function runCall(
     };
   }
   const trace = startSpan(`execute_tool ${tool.name}`, ctx.trace, () => ({
-    [GenAi.operationName]: 'execute_tool',
-    [GenAi.toolName]: tool.name,
-    [GenAi.toolDescription]: tool.description,
-    [GenAi.toolCallId]: call.id,
-    [GenAi.conversationId]: ctx.session.id,
-    [GenAi.agentName]: ctx.agent.name,
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': tool.name,
+    'gen_ai.tool.description': tool.description,
+    'gen_ai.tool.call.id': call.id,
+    'gen_ai.conversation.id': ctx.session.id,
+    'gen_ai.agent.name': ctx.agent.name,
   }));
   const args = call.args;
   const toolCtx = new ToolContext(

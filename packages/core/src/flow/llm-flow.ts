@@ -29,7 +29,7 @@ import { loadProfile } from '../memory/profile-tool.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';
 import { resolveModel } from '../models/registry.js';
-import { endSpan, GenAi, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
+import { endSpan, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
 import type { SetModelResponseTool } from '../tools/set-model-response-tool.js';
@@ -220,10 +220,10 @@ async function* callModel(
     request.config.labels = { ...request.config.labels, [AGENT_NAME_LABEL]: agent.name };
 
   const trace = startSpan('call_llm', ctx.trace, () => ({
-    [GenAi.operationName]: 'chat',
-    [GenAi.requestModel]: request.model,
-    [GenAi.agentName]: agent.name,
-    [GenAi.conversationId]: ctx.session.id,
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': request.model,
+    'gen_ai.agent.name': agent.name,
+    'gen_ai.conversation.id': ctx.session.id,
   }));
   let final: LlmResponse | undefined;
   let failure: unknown;
@@ -272,10 +272,10 @@ async function* callModel(
     setSpanAttributes(trace, () => {
       const usage = final?.usageMetadata;
       return {
-        [GenAi.inputTokens]: usage?.promptTokenCount,
-        [GenAi.outputTokens]: usage?.candidatesTokenCount,
-        [GenAi.finishReasons]: final?.finishReason ? [final.finishReason] : undefined,
-        [GenAi.responseModel]: final?.modelVersion || undefined,
+        'gen_ai.usage.input_tokens': usage?.promptTokenCount,
+        'gen_ai.usage.output_tokens': usage?.candidatesTokenCount,
+        'gen_ai.response.finish_reasons': final?.finishReason ? [final.finishReason] : undefined,
+        'gen_ai.response.model': final?.modelVersion || undefined,
         // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
         'adk.usage.cached_input_tokens': usage?.cachedContentTokenCount,
         'adk.usage.reasoning_tokens': usage?.thoughtsTokenCount,

@@ -16,7 +16,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { PluginManager } from '../plugins/plugin-manager.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
-import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
+import { endSpan, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
 import type { RunLiveParams } from './runner.js';
@@ -55,8 +55,8 @@ export async function* runLiveSession(
   let afterRunDone = false;
   const invocationId = params.invocationId ?? `e-${newId()}`;
   const trace = startSpan('invocation', NO_TRACE, () => ({
-    [GenAi.conversationId]: session.id,
-    [GenAi.agentName]: host.agent.name,
+    'gen_ai.conversation.id': session.id,
+    'gen_ai.agent.name': host.agent.name,
     'adk.app_name': host.appName,
     'adk.user_id': params.userId,
     'adk.invocation_id': invocationId,

@@ -59,7 +59,7 @@ import type { RunLock, Session, SessionService } from '../sessions/session.js';
 import { TEMP_PREFIX } from '../sessions/state.js';
 import { visibleEvents } from '../sessions/visible-events.js';
 import type { PriceTable } from '../telemetry/pricing.js';
-import { endSpan, GenAi, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
+import { endSpan, loadTelemetry, NO_TRACE, startSpan } from '../telemetry/tracing.js';
 import { type BaseToolset, isToolset } from '../tools/toolset.js';
 import { newId } from '../utils/ids.js';
 import { loadZod } from '../utils/zod.js';
@@ -619,8 +619,8 @@ export class Runner {
       (this.hasWorkflow ? this.pausedWorkflowInvocation(session, params.newMessage) : undefined) ??
       `e-${newId()}`;
     const trace = startSpan('invocation', NO_TRACE, () => ({
-      [GenAi.conversationId]: session.id,
-      [GenAi.agentName]: this.agent.name,
+      'gen_ai.conversation.id': session.id,
+      'gen_ai.agent.name': this.agent.name,
       'adk.app_name': this.appName,
       'adk.user_id': params.userId,
       'adk.invocation_id': invocationId,

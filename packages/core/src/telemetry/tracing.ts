@@ -103,7 +103,11 @@ export function endSpan(trace: TraceContext, error?: unknown): void {
   span.end();
 }
 
-/** OpenTelemetry GenAI semantic-convention attribute names used by the runtime. */
+/**
+ * OpenTelemetry GenAI semantic-convention attribute names used by the runtime. The runtime's own
+ * spans spell them as literal keys: an object literal with computed keys (`[GenAi.agentName]`)
+ * costs several times as much per span.
+ */
 export const GenAi = {
   operationName: 'gen_ai.operation.name',
   system: 'gen_ai.system',
