@@ -1,6 +1,6 @@
 import type { StoredSpan, TraceStore, TraceSummary } from '@adk/core';
 import { describe, expect, it, vi } from 'vitest';
-import { TraceWriter } from '../index.js';
+import { TraceWriter, type TraceWriterOptions } from '../index.js';
 import type { InMemorySpanStore } from './span-store.js';
 
 // The writer holds the spans of a running trace until its run ends (or holdMs passes), so a link
@@ -50,6 +50,35 @@ function recorder(): {
 }
 
 const logger = { info() {}, warn() {}, error() {} };
+
+/** `to`, failing with "database down" while `down()` says so. */
+function failingWhile(to: TraceStore, down: () => boolean): TraceStore {
+  return {
+    ...to,
+    writeSpans: async (spans: readonly StoredSpan[], traces: readonly TraceSummary[]) => {
+      if (down()) throw new Error('database down');
+      return to.writeSpans(spans, traces);
+    },
+  } as TraceStore;
+}
+
+/** A writer whose warnings are kept in `warnings`, with no pruning timer. */
+function warningWriter(
+  from: InMemorySpanStore,
+  to: TraceStore,
+  warnings: string[],
+  options: TraceWriterOptions,
+): TraceWriter {
+  return new TraceWriter(
+    from,
+    to,
+    { ...logger, warn: (m: string) => warnings.push(m) },
+    {
+      pruneIntervalMs: 0,
+      ...options,
+    },
+  );
+}
 
 function span(traceId: string, spanId: string, parent: string | null, endMs: number): StoredSpan {
   return {
@@ -125,23 +154,9 @@ describe('TraceWriter', () => {
     const { store: from, emit, forgotten } = source();
     const { store: to, writes } = recorder();
     let failures = 1;
-    const flaky = {
-      ...to,
-      writeSpans: async (spans: readonly StoredSpan[], traces: readonly TraceSummary[]) => {
-        if (failures-- > 0) throw new Error('database down');
-        return to.writeSpans(spans, traces);
-      },
-    } as TraceStore;
+    const flaky = failingWhile(to, () => failures-- > 0);
     const warnings: string[] = [];
-    const writer = new TraceWriter(
-      from,
-      flaky,
-      { ...logger, warn: (m: string) => warnings.push(m) },
-      {
-        flushIntervalMs: 5,
-        pruneIntervalMs: 0,
-      },
-    );
+    const writer = warningWriter(from, flaky, warnings, { flushIntervalMs: 5 });
     try {
       emit(span('t5', 'c5', 'r5', Date.now()));
       emit(span('t5', 'r5', null, Date.now()));
@@ -165,20 +180,17 @@ describe('TraceWriter', () => {
     const { store: from, emit } = source();
     const { store: to, writes } = recorder();
     let down = true;
-    const failing = {
-      ...to,
-      writeSpans: async (spans: readonly StoredSpan[], traces: readonly TraceSummary[]) => {
-        if (down) throw new Error('database down');
-        return to.writeSpans(spans, traces);
-      },
-    } as TraceStore;
     const warnings: string[] = [];
     // A write only when told (flush): the spans below all wait in the writer.
-    const writer = new TraceWriter(
+    const writer = warningWriter(
       from,
-      failing,
-      { ...logger, warn: (m: string) => warnings.push(m) },
-      { flushIntervalMs: 60_000, batchSize: 1000, maxPending: 4, pruneIntervalMs: 0 },
+      failingWhile(to, () => down),
+      warnings,
+      {
+        flushIntervalMs: 60_000,
+        batchSize: 1000,
+        maxPending: 4,
+      },
     );
     try {
       const now = Date.now();
