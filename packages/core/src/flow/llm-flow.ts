@@ -29,7 +29,7 @@ import { loadProfile } from '../memory/profile-tool.js';
 import type { LlmRequest, LlmResponse } from '../models/llm.js';
 import type { ProviderOptions } from '../models/provider-options.js';
 import { resolveModel } from '../models/registry.js';
-import { endSpan, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
+import { endSpan, type SpanAttributes, setSpanAttributes, startSpan } from '../telemetry/tracing.js';
 import type { BaseTool } from '../tools/base-tool.js';
 import { zodToJsonSchema } from '../tools/function-tool.js';
 import type { SetModelResponseTool } from '../tools/set-model-response-tool.js';
@@ -268,18 +268,22 @@ async function* callModel(
     if (!final) throw new ConfigError(`Model "${request.model}" returned no response`);
     if (isErrorResponse(final))
       throw Object.assign(new Error(final.errorMessage ?? final.errorCode), { response: final });
-    // Absent values are left out by the span (no object spreads: this runs for every model call).
+    // Only the values present (an object built in place: this runs for every model call).
     setSpanAttributes(trace, () => {
       const usage = final?.usageMetadata;
-      return {
-        'gen_ai.usage.input_tokens': usage?.promptTokenCount,
-        'gen_ai.usage.output_tokens': usage?.candidatesTokenCount,
-        'gen_ai.response.finish_reasons': final?.finishReason ? [final.finishReason] : undefined,
-        'gen_ai.response.model': final?.modelVersion || undefined,
-        // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
-        'adk.usage.cached_input_tokens': usage?.cachedContentTokenCount,
-        'adk.usage.reasoning_tokens': usage?.thoughtsTokenCount,
-      };
+      const attributes: SpanAttributes = {};
+      if (usage?.promptTokenCount !== undefined)
+        attributes['gen_ai.usage.input_tokens'] = usage.promptTokenCount;
+      if (usage?.candidatesTokenCount !== undefined)
+        attributes['gen_ai.usage.output_tokens'] = usage.candidatesTokenCount;
+      if (final?.finishReason) attributes['gen_ai.response.finish_reasons'] = [final.finishReason];
+      if (final?.modelVersion) attributes['gen_ai.response.model'] = final.modelVersion;
+      // Priced differently: cached input tokens (part of the input) and reasoning tokens (billed as output).
+      if (usage?.cachedContentTokenCount !== undefined)
+        attributes['adk.usage.cached_input_tokens'] = usage.cachedContentTokenCount;
+      if (usage?.thoughtsTokenCount !== undefined)
+        attributes['adk.usage.reasoning_tokens'] = usage.thoughtsTokenCount;
+      return attributes;
     });
   } catch (error) {
     if (gate?.tripped || isAdkError(error, 'GUARDRAIL_TRIPPED')) {

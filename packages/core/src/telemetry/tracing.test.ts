@@ -88,6 +88,16 @@ describe('telemetry', () => {
     expect(context.getValue(other)).toBeUndefined();
     expect(trace.getSpan(context)).toBe(inner.span);
     expect(trace.getSpan(outer.context as typeof ROOT_CONTEXT)).toBe(outer.span);
+    // A value set or deleted on a span's context changes only the context it makes.
+    const set = context.setValue(key, 'replaced').setValue(other, 'added');
+    expect([set.getValue(key), set.getValue(other), trace.getSpan(set)]).toEqual([
+      'replaced',
+      'added',
+      inner.span,
+    ]);
+    expect(set.deleteValue(key).getValue(key)).toBeUndefined();
+    expect(trace.getSpan(trace.deleteSpan(context))).toBeUndefined();
+    expect([context.getValue(key), trace.getSpan(context)]).toEqual(['kept', inner.span]);
     endSpan(inner);
     endSpan(outer);
     const [innerSpan, outerSpan] = exporter.getFinishedSpans().slice(-2);

@@ -25,6 +25,7 @@ export interface SpanLike {
 }
 
 let api: OtelApi | null | undefined;
+let spanKey: symbol | undefined;
 let loading: Promise<void> | undefined;
 
 /** Loads `@opentelemetry/api` if installed. Safe to call often; resolves immediately after the first time. */
@@ -64,13 +65,38 @@ function tracer(): Tracer | undefined {
   return tracerOf.tracer;
 }
 
+/**
+ * A context with one value set on its parent: a link to the parent, where the API's default context
+ * copies the parent's whole map and makes three closures on every set (one per span started).
+ */
+class ContextLink implements Context {
+  constructor(
+    private readonly parent: Context,
+    private readonly key: symbol,
+    private readonly value: unknown,
+  ) {}
+
+  getValue(key: symbol): unknown {
+    return key === this.key ? this.value : this.parent.getValue(key);
+  }
+
+  setValue(key: symbol, value: unknown): Context {
+    return new ContextLink(this, key, value);
+  }
+
+  deleteValue(key: symbol): Context {
+    return new ContextLink(this, key, undefined);
+  }
+}
+
 /** Starts a child span of `parent`. `attributes` is only evaluated when the span records. */
 export function startSpan(
   name: string,
   parent: TraceContext,
   attributes?: () => SpanAttributes,
 ): TraceContext {
-  // A child of a recording span takes its parent's tracer: only a trace's root looks the provider up.
+  // A child of a recording span takes the tracer looked up last (its trace's, unless the global
+  // provider was replaced since): only a trace's root looks the provider up.
   const t = parent.span && tracerOf ? tracerOf.tracer : tracer();
   if (!t || !api) return NO_TRACE;
   const parentContext = (parent.context as Context | undefined) ?? api.context.active();
@@ -82,7 +108,9 @@ export function startSpan(
       : { span: undefined, context: parentContext };
   }
   if (attributes) span.setAttributes(attributes() as Attributes);
-  return { span, context: api.trace.setSpan(parentContext, span) };
+  // The key `trace.setSpan` sets (`createContextKey` is `Symbol.for` of its description).
+  spanKey ??= api.createContextKey('OpenTelemetry Context Key SPAN');
+  return { span, context: new ContextLink(parentContext, spanKey, span) };
 }
 
 export function setSpanAttributes(trace: TraceContext, attributes: () => SpanAttributes): void {

@@ -1,7 +1,7 @@
 import * as api from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { LightTracerProvider, LinkedContextManager } from './light-tracer.js';
+import { LightTracerProvider } from './light-tracer.js';
 
 /** Records what a processor is told, in order. */
 function recorder(): SpanProcessor & { calls: string[]; ended: ReadableSpan[] } {
@@ -160,28 +160,5 @@ describe('LightTracerProvider', () => {
     await provider.forceFlush();
     await provider.shutdown();
     expect(told).toEqual(['flush', 'shutdown']);
-  });
-
-  it('makes contexts as links that keep, replace and delete values, and parent spans through them', () => {
-    const manager = new LinkedContextManager();
-    const root = manager.active();
-    const [a, b] = [api.createContextKey('a'), api.createContextKey('b')];
-    const first = root.setValue(a, 1).setValue(b, 2);
-    const second = first.setValue(a, 3);
-    expect([first.getValue(a), first.getValue(b)]).toEqual([1, 2]);
-    expect([second.getValue(a), second.getValue(b)]).toEqual([3, 2]);
-    expect(second.deleteValue(b).getValue(b)).toBeUndefined();
-    expect(second.getValue(b)).toBe(2);
-    expect(root.getValue(a)).toBeUndefined();
-    // As the API's default manager: nothing is carried, a function runs as it is.
-    expect(manager.with(first, (x: number) => x + 1, undefined, 1)).toBe(2);
-    expect(manager.active()).toBe(root);
-    // A span started in a linked context is the child of the span set on it.
-    const light = recorder();
-    const tracer = new LightTracerProvider(api, [light]).getTracer('t');
-    const parent = tracer.startSpan('invocation', {}, root);
-    const child = tracer.startSpan('call_llm', {}, api.trace.setSpan(root.setValue(a, 1), parent));
-    expect(child.spanContext().traceId).toBe(parent.spanContext().traceId);
-    expect((child as unknown as ReadableSpan).parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
   });
 });

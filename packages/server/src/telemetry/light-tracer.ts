@@ -10,7 +10,6 @@ import type {
   Attributes,
   AttributeValue,
   Context,
-  ContextManager,
   Exception,
   HrTime,
   Link,
@@ -339,66 +338,6 @@ class LightTracer implements Tracer {
     const parent = typeof b === 'object' ? b : this.api.context.active();
     const span = this.startSpan(name, options, parent);
     return this.api.context.with(this.api.trace.setSpan(parent, span), () => fn(span)) as ReturnType<F>;
-  }
-}
-
-/**
- * A context as a chain of links: setting a value (a span started under its parent: one per span)
- * allocates one link, where the API's default context copies its whole map and makes three closures.
- */
-class LinkedContext implements Context {
-  constructor(
-    private readonly parent: LinkedContext | undefined,
-    private readonly key: symbol | undefined,
-    private readonly value: unknown,
-  ) {}
-
-  getValue(key: symbol): unknown {
-    for (let link: LinkedContext | undefined = this; link; link = link.parent)
-      if (link.key === key) return link.value;
-    return undefined;
-  }
-
-  setValue(key: symbol, value: unknown): Context {
-    return new LinkedContext(this, key, value);
-  }
-
-  deleteValue(key: symbol): Context {
-    return new LinkedContext(this, key, undefined);
-  }
-}
-
-/**
- * The context manager the server registers beside its light tracer provider: like the API's default
- * (no active context is carried across calls), but its root is a `LinkedContext`, so the contexts
- * core derives from it for its spans are links too. Registered only where no other manager is.
- */
-export class LinkedContextManager implements ContextManager {
-  private readonly root: Context = new LinkedContext(undefined, undefined, undefined);
-
-  active(): Context {
-    return this.root;
-  }
-
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    _context: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return fn.call(thisArg, ...args);
-  }
-
-  bind<T>(_context: Context, target: T): T {
-    return target;
-  }
-
-  enable(): this {
-    return this;
-  }
-
-  disable(): this {
-    return this;
   }
 }
 

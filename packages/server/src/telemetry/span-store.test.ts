@@ -27,7 +27,7 @@ describe('InMemorySpanStore limits', () => {
     store.configure({ limits: { maxTraces: 3, maxEvents: 2 } });
     recordTurns(store, ['s1', 's2', 's3', 's4', 's5']);
     expect(store.listTraces().traces.map((t) => t.session_id)).toEqual(['s5', 's4', 's3']);
-    // A dropped trace takes its session's bookkeeping with it.
+    // A dropped trace's spans are no session's any more.
     expect(store.sessionSpans('s1')).toEqual([]);
     expect(store.sessionSpans('s4').map((s) => s.name)).toEqual(['invocation', 'call_llm']);
     expect(store.eventTrace('event-s3')).toBeUndefined();

@@ -193,10 +193,23 @@ describe('TraceWriter', () => {
       },
     );
     try {
+      // What the writer holds: the spans told since its last write and those pending.
+      const internals = writer as unknown as { told: unknown[]; pending: Set<unknown> };
+      const held = () => internals.told.length + internals.pending.size;
       const now = Date.now();
-      for (let i = 0; i < 10; i++) emit(span(`t${i}`, `s${i}`, 'open', now));
+      for (let i = 0; i < 10; i++) {
+        emit(span(`t${i}`, `s${i}`, 'open', now));
+        expect(held()).toBeLessThanOrEqual(4);
+      }
       await writer.flush();
       expect(warnings).toContain('Trace store: 6 spans dropped while writes were behind.');
+      // Spans that end between two failed writes are dropped at once too.
+      for (let i = 10; i < 13; i++) {
+        emit(span(`t${i}`, `s${i}`, 'open', now));
+        expect(held()).toBeLessThanOrEqual(4);
+      }
+      await writer.flush();
+      expect(warnings).toContain('Trace store: 3 spans dropped while writes were behind.');
       down = false;
       await writer.flush();
       // The first four spans, each written once.

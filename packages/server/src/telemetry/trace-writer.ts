@@ -6,7 +6,7 @@ import type { InMemorySpanStore } from './span-store.js';
 export interface TraceWriterOptions {
   /** Longest a finished span waits before it is written, ms. Default 250. */
   flushIntervalMs?: number;
-  /** Spans that trigger a write at once. Default 500. */
+  /** Spans told (annotations counted) that trigger a write at once. Default 500. */
   batchSize?: number;
   /** Spans held at most while the database is slow or down (newer ones are dropped). Default 20 000. */
   maxPending?: number;
@@ -76,8 +76,9 @@ export class TraceWriter {
     if (this.closed) return;
     this.told.push(record);
     this.toldAtEnd.push(!annotation);
-    // While writes are behind (a slow or unreachable database), the pending set's bound applies.
-    if (this.told.length >= this.maxPending) this.absorb();
+    // While writes are behind (a slow or unreachable database), the list and the pending set hold
+    // maxPending spans at most together: at the bound, the list goes into the set (which drops).
+    if (this.told.length + this.pending.size >= this.maxPending) this.absorb();
     if (this.pending.size + this.told.length - this.held >= this.batchSize) this.schedule(0);
     else this.schedule(this.flushIntervalMs);
   }
@@ -128,7 +129,12 @@ export class TraceWriter {
 
   /** `all`: every pending span; else those of ended traces and those held longer than `holdMs`. */
   private async write(all: boolean): Promise<void> {
-    this.absorb();
+    try {
+      this.absorb();
+    } catch (error) {
+      // Bookkeeping never breaks the chain of writes.
+      this.warn('summarizing', error);
+    }
     if (this.pending.size === 0 && this.summaries.size === 0) return;
     let spans: StoredSpan[];
     if (all) {

@@ -1,7 +1,7 @@
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AdkServerLogger } from '../server/logger.js';
 import { GenAiMetricsProcessor } from './gen-ai-metrics.js';
-import { LightTracerProvider, LinkedContextManager } from './light-tracer.js';
+import { LightTracerProvider } from './light-tracer.js';
 import { InMemorySpanStore } from './span-store.js';
 
 /** The process's span store: one per process, since the tracer provider is process-wide. */
@@ -48,8 +48,6 @@ async function start(logger: AdkServerLogger): Promise<TracingState> {
   // Nothing is exported: a light provider feeds the store and the metrics (see light-tracer.ts).
   const provider = new LightTracerProvider(api, [spans, metrics]);
   const registered = api.trace.setGlobalTracerProvider(provider);
-  // Spans' contexts as links, not map copies (a manager registered earlier stays, without that).
-  if (registered) api.context.setGlobalContextManager(new LinkedContextManager());
   if (!registered) {
     logger.warn(
       'A tracer provider was already registered: add adkSpanStore() to its span processors to fill the /debug/trace routes.',
